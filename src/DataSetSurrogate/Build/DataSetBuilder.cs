@@ -42,6 +42,9 @@ internal sealed class DataSetBuilder
         Suspend(table);
     }
 
+    /// <summary>The payload's length, which bounds how much storage a size hint may reserve.</summary>
+    public long PayloadBytes { get; set; }
+
     public long RowBudget => _options.MaxRows - _rows;
 
     public int TableCount => _tables.Count;
@@ -107,7 +110,7 @@ internal sealed class DataSetBuilder
 
         _current = new TableLoader(table, model, created, _options);
         _tables.Add(_current);
-        _current.BeginLoad();
+        _current.BeginLoad(PayloadBytes);
     }
 
     public void AddRows(int count) => _rows += count;

@@ -57,6 +57,7 @@ internal static class SchemaReader
 
                     table.Columns.Add(ReadColumn(ref state, options));
                     break;
+                case TableField.RecordCountHint: table.RecordCountHint = state.ReadInt64(); break;
                 case TableField.PrimaryKey: table.PrimaryKey = ProtoRead.PackedOrdinals(ref state, table.Columns.Count, "primary key column"); break;
                 case TableField.Unique:
                     if (++constraints > options.MaxConstraints)

@@ -55,6 +55,12 @@ internal static class SchemaWriter
             ProtoWrite.PackedUInt(ref state, TableField.PrimaryKey, Ordinals(table.PrimaryKey));
         }
 
+        // Lets the reader size the table's storage once instead of growing it (each growth copies every column).
+        if (table.Rows.Count > 0)
+        {
+            ProtoWrite.UInt(ref state, TableField.RecordCountHint, table.Rows.Count);
+        }
+
         foreach (Constraint constraint in table.Constraints)
         {
             if (constraint is UniqueConstraint unique)
