@@ -97,8 +97,7 @@ internal sealed class DataSetBuilder
         }
         else
         {
-            var existing = _dataSet!.Tables.Contains(model.Name, model.Namespace) ? _dataSet.Tables[model.Name, model.Namespace]
-                : _dataSet.Tables.Contains(model.Name) ? _dataSet.Tables[model.Name] : null;
+            var existing = FindDeclaredTable(_dataSet!, model);
             created = existing is null;
             table = existing ?? TableFactory.CreateTable(model, _dataSet);
         }
@@ -165,18 +164,44 @@ internal sealed class DataSetBuilder
         }
     }
 
+    // A declared table matches by name and namespace, or by name alone if that is unambiguous and not yet loaded.
+    private DataTable? FindDeclaredTable(DataSet dataSet, TableModel model)
+    {
+        if (dataSet.Tables.Contains(model.Name, model.Namespace))
+        {
+            return dataSet.Tables[model.Name, model.Namespace];
+        }
+
+        DataTable? byName = null;
+        foreach (DataTable table in dataSet.Tables)
+        {
+            if (string.Equals(table.TableName, model.Name, StringComparison.Ordinal))
+            {
+                if (byName is not null)
+                {
+                    return null;
+                }
+
+                byName = table;
+            }
+        }
+
+        return byName is not null && !_tables.Exists(t => ReferenceEquals(t.Table, byName)) ? byName : null;
+    }
+
     // A table taken out of a DataSet payload inherits the DataSet's case sensitivity and locale unless it set its own.
     private static void ApplyStandaloneTable(DataTable table, TableModel model, HeaderModel? header)
     {
         table.TableName = model.Name;
         table.Namespace = model.Namespace;
         table.Prefix = model.Prefix;
-        if ((model.CaseSensitive ?? header?.CaseSensitive) is bool caseSensitive)
+        // Set only where the table's default differs (setting marks the value explicit).
+        if ((model.CaseSensitive ?? header?.CaseSensitive) is bool caseSensitive && table.CaseSensitive != caseSensitive)
         {
             table.CaseSensitive = caseSensitive;
         }
 
-        if ((model.Locale ?? header?.Locale) is string locale)
+        if ((model.Locale ?? header?.Locale) is string locale && !string.Equals(table.Locale.Name, locale, StringComparison.Ordinal))
         {
             table.Locale = TableFactory.Culture(locale);
         }
