@@ -170,6 +170,12 @@ public static partial class DataSetSerializer
             body(ref state, (source, options));
             state.Close();
         }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
+        }
         finally
         {
             state.Dispose();
@@ -183,6 +189,12 @@ public static partial class DataSetSerializer
         {
             body(ref state, (source, options));
             state.Close();
+        }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
         }
         finally
         {

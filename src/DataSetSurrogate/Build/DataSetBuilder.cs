@@ -107,7 +107,15 @@ internal sealed class DataSetBuilder
             Throw.Invalid($"The target table '{table.TableName}' already has rows; it must be empty.");
         }
 
-        _current = new TableLoader(table, model, created, _options);
+        try
+        {
+            _current = new TableLoader(table, model, created, _options);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw DataSetSurrogateException.Wrap(ex, model.Name, null, null);
+        }
+
         _tables.Add(_current);
         _current.BeginLoad(PayloadBytes);
     }

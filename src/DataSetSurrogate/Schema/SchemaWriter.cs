@@ -42,7 +42,7 @@ internal static class SchemaWriter
         }
 
         ExtendedPropertiesCodec.Write(ref state, TableField.ExtendedProperty, table.ExtendedProperties, $"table '{table.TableName}'");
-        var next = AutoIncrementProbe.NextValues(table);
+        var next = context.AutoIncrement.NextValues(table);
         foreach (DataColumn column in table.Columns)
         {
             var args = (column, context.Codecs[column.Ordinal], next?[column.Ordinal]);

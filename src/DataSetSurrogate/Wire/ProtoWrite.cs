@@ -64,6 +64,12 @@ internal static class ProtoWrite
             body(ref state, arg);
             state.Close();
         }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
+        }
         finally
         {
             state.Dispose();
