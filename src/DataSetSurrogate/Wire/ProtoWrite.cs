@@ -87,6 +87,15 @@ internal static class ProtoWrite
         state.WriteString(value);
     }
 
+    /// <summary>A string whose absence means empty (namespaces, prefixes): omitted when empty.</summary>
+    public static void NonEmpty(ref ProtoWriter.State state, int field, string? value)
+    {
+        if (!string.IsNullOrEmpty(value))
+        {
+            String(ref state, field, value);
+        }
+    }
+
     public static void Bool(ref ProtoWriter.State state, int field, bool value)
     {
         state.WriteFieldHeader(field, WireType.Varint);
