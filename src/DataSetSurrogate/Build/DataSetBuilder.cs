@@ -214,7 +214,6 @@ internal sealed class DataSetBuilder
             table.Locale = TableFactory.Culture(locale);
         }
 
-        table.MinimumCapacity = model.MinimumCapacity;
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
     }
 

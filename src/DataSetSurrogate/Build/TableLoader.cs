@@ -54,15 +54,15 @@ internal sealed class TableLoader
     /// <summary>True when the table was created from the payload (not a table of the caller's target).</summary>
     public bool Created { get; }
 
-    /// <summary>Sizes the storage from the writer's hint, capped by what the payload could really hold.</summary>
+    /// <summary>
+    /// Sizes the storage from the writer's hint, capped by what the payload could really hold; the table's own
+    /// MinimumCapacity (the payload's, or the declared table's) is set back at the end, when it no longer allocates.
+    /// </summary>
     public void BeginLoad(long payloadBytes)
     {
-        _minimumCapacity = Table.MinimumCapacity;
+        _minimumCapacity = Created ? Model.MinimumCapacity : Table.MinimumCapacity;
         var capacity = Math.Min(Model.RecordCountHint, Math.Min(_options.MaxRows * 2, payloadBytes * 8));
-        if (capacity > Table.MinimumCapacity && capacity <= int.MaxValue)
-        {
-            Table.MinimumCapacity = (int)capacity;
-        }
+        Table.MinimumCapacity = (int)Math.Clamp(capacity, 50, int.MaxValue);
 
         Table.BeginLoadData();
     }
