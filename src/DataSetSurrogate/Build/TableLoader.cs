@@ -74,10 +74,10 @@ internal sealed class TableLoader
 
     public DataColumn[] TargetColumns(int[] ordinals) => Array.ConvertAll(ordinals, TargetColumn);
 
-    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget)
+    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex)
     {
         var model = Model;
-        _block.Read(ref state, _codecs, options, rowBudget, i => model.Columns[i].Name);
+        _block.Read(ref state, _codecs, options, rowBudget, tableIndex, i => model.Columns[i].Name);
         if (_blockRows.Length < _block.RowCount && _block.Errors.Count > 0)
         {
             _blockRows = new DataRow[_block.RowCount];

@@ -30,6 +30,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private bool _closed;
     private long _rows;
     private int _blockIndex;
+    private int _tableIndex = -1;
 
     public SurrogateDataReader(FrameSource source, SurrogateOptions options)
     {
@@ -185,41 +186,22 @@ internal sealed partial class SurrogateDataReader : DbDataReader
             case PayloadField.Tail:
                 state.SkipField();
                 return FrameKind.Tail;
-            case PayloadField.Frame:
-                break;
-            default:
-                return Throw.Invalid<FrameKind>($"The payload holds an unknown field {field}.");
-        }
-
-        var kind = FrameKind.Other;
-        var token = state.StartSubItem();
-        int inner;
-        while ((inner = state.ReadFieldHeader()) > 0)
-        {
-            if (inner == FrameField.Table)
-            {
+            case PayloadField.Table:
                 var constraints = 0;
                 _pendingTable = SchemaReader.ReadTable(ref state, _options, ref constraints);
-                kind = FrameKind.Table;
-            }
-            else if (inner == FrameField.Rows)
-            {
+                _tableIndex++;
+                return FrameKind.Table;
+            case PayloadField.Rows:
                 var table = _table ?? Throw.Invalid<TableModel>("The payload has rows before any table.");
-                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, i => table.Columns[i].Name);
+                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, i => table.Columns[i].Name);
                 _rows += _block.RowCount;
                 _row = -1;
                 _blockLoaded = true;
                 _blockIndex++;
-                kind = FrameKind.Rows;
-            }
-            else
-            {
-                Throw.Invalid($"A frame holds an unknown field {inner}.");
-            }
+                return FrameKind.Rows;
+            default:
+                return Throw.Invalid<FrameKind>($"The payload holds an unknown field {field}.");
         }
-
-        state.EndSubItem(token);
-        return kind;
     }
 
     private void DecodeRow()

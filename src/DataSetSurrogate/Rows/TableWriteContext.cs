@@ -7,8 +7,9 @@ namespace Surrogate.Rows;
 /// <summary>What the writer knows about one table: its codecs (chosen once) and where it is, for error messages.</summary>
 internal sealed class TableWriteContext
 {
-    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options, AutoIncrementProbe autoIncrement)
+    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options, AutoIncrementProbe autoIncrement, int index)
     {
+        Index = index;
         AutoIncrement = autoIncrement;
         Table = table;
         Standalone = standalone;
@@ -26,6 +27,9 @@ internal sealed class TableWriteContext
     }
 
     public DataTable Table { get; }
+
+    /// <summary>The table's position in the payload (row blocks name it).</summary>
+    public int Index { get; }
 
     /// <summary>True when the table is written on its own (a DataTable payload), not as part of its DataSet.</summary>
     public bool Standalone { get; }
