@@ -7,7 +7,7 @@ using Surrogate.Wire;
 namespace Surrogate;
 
 /// <summary>
-/// Reads a whole in-memory payload into a builder. Magic and version must come first; frames follow in order; any
+/// Reads a whole in-memory payload into a builder. Magic and version must come first; tables and their row blocks follow in order; any
 /// failure (truncation, corruption, limits, refused types) becomes a <see cref="DataSetSurrogateException"/> naming
 /// the table, column and row block, after the builder's target has been emptied.
 /// </summary>

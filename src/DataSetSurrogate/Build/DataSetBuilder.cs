@@ -4,7 +4,7 @@ using Surrogate.Schema;
 namespace Surrogate.Build;
 
 /// <summary>
-/// Builds the result from decoded frames. Tables the target declares (typed DataSets, caller-made tables) are used
+/// Builds the result from decoded schemas and row blocks. Tables the target declares (typed DataSets, caller-made tables) are used
 /// as they are: their types, constraints and relations decide. Anything the target lacks is created from the payload.
 /// Constraints, relations, read-only flags and expressions are applied after every row is in; then
 /// EnforceConstraints is restored, which validates once (and throws ConstraintException as DataSet XML does).

@@ -9,7 +9,7 @@ internal delegate T FieldHandler<out T>(ref ProtoReader.State state, int field);
 
 /// <summary>
 /// Hands out a payload's top-level fields one by one to a forward-only reader, which cannot keep protobuf-net's
-/// ref-struct reader state between calls. Memory sources resume from an offset; stream sources hold one frame.
+/// ref-struct reader state between calls. Memory sources resume from an offset; stream sources hold one field (a table schema or a row block).
 /// </summary>
 internal abstract class FrameSource : IDisposable
 {

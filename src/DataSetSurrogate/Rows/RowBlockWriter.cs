@@ -41,14 +41,14 @@ internal sealed class RowBlockWriter : IDisposable
                 _rows[count++] = row;
                 if (count == _rowsPerBlock)
                 {
-                    WriteBlockFrame(ref payload, ref writers, context, count, block++);
+                    WriteBlockField(ref payload, ref writers, context, count, block++);
                     count = 0;
                 }
             }
 
             if (count > 0)
             {
-                WriteBlockFrame(ref payload, ref writers, context, count, block);
+                WriteBlockField(ref payload, ref writers, context, count, block);
             }
 
             failed = false;
@@ -61,7 +61,7 @@ internal sealed class RowBlockWriter : IDisposable
         }
     }
 
-    private void WriteBlockFrame(ref ProtoWriter.State payload, ref NestedWriters writers, TableWriteContext context, int count, int block)
+    private void WriteBlockField(ref ProtoWriter.State payload, ref NestedWriters writers, TableWriteContext context, int count, int block)
     {
         try
         {
