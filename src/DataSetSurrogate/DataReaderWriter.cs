@@ -26,7 +26,7 @@ internal static class DataReaderWriter
             var table = SchemaTable(reader, index == 0 ? "Table" : "Table" + index.ToString(CultureInfo.InvariantCulture));
             var context = new TableWriteContext(table, standalone: true, options, new AutoIncrementProbe(), index);
             ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) => SchemaWriter.WriteTable(ref s, t));
-            WriteRows(ref state, reader, context, values, rowsPerBlock);
+            WriteRows(ref state, reader, context, values, rowsPerBlock, Math.Max(1, options.BlockByteBudget));
             index++;
         }
         while (reader.NextResult());
@@ -55,12 +55,13 @@ internal static class DataReaderWriter
         return table;
     }
 
-    private static void WriteRows(ref ProtoWriter.State state, IDataReader reader, TableWriteContext context, ColumnValues values, int rowsPerBlock)
+    private static void WriteRows(ref ProtoWriter.State state, IDataReader reader, TableWriteContext context, ColumnValues values, int rowsPerBlock, long byteBudget)
     {
         var rows = new object[Math.Min(rowsPerBlock, 256)][];
         var block = 0;
         var count = 0;
         var fields = reader.FieldCount;
+        long blockBytes = 0;
         var buffers = NestedBuffers.Rent();
         var writers = new NestedWriters(buffers);
         var failed = true;
@@ -76,10 +77,12 @@ internal static class DataReaderWriter
                 var row = rows[count] ??= new object[fields];
                 reader.GetValues(row);
                 count++;
-                if (count == rowsPerBlock)
+                blockBytes += VariableBytes(row);
+                if (count == rowsPerBlock || blockBytes >= byteBudget)
                 {
                     WriteBlock(ref state, ref writers, context, rows, count, values, block++);
                     count = 0;
+                    blockBytes = 0;
                 }
             }
 
@@ -129,6 +132,23 @@ internal static class DataReaderWriter
         {
             throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, null, block);
         }
+    }
+
+    // Roughly what a row's variable-length values will take on the wire (UTF-16 length stands in for UTF-8).
+    private static long VariableBytes(object[] row)
+    {
+        long bytes = 0;
+        foreach (var value in row)
+        {
+            bytes += value switch
+            {
+                string s => s.Length,
+                byte[] b => b.Length,
+                _ => 0,
+            };
+        }
+
+        return bytes;
     }
 
     private static bool FillColumn(TableWriteContext context, int column, object[][] rows, int count, ColumnValues values, byte[] bitmap)
