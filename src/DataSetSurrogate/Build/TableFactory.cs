@@ -67,7 +67,7 @@ internal static class TableFactory
 
         if (model.DefaultValue is not null)
         {
-            column.DefaultValue = model.DefaultValue;
+            column.DefaultValue = codec.ClrType.IsEnum && model.DefaultValue is long number ? Enum.ToObject(codec.ClrType, number) : model.DefaultValue;
         }
 
         if (model.Namespace is not null)

@@ -86,9 +86,14 @@ internal static class SchemaWriter
         }
 
         ProtoWrite.Bool(ref state, ColumnField.AllowDBNull, column.AllowDBNull);
-        if (column.DefaultValue is not DBNull && !(codec.IsNull(column.DefaultValue)))
+        if (column.DefaultValue is not DBNull && !codec.IsNull(column.DefaultValue))
         {
-            ValueCodec.Write(ref state, ColumnField.DefaultValue, column.DefaultValue);
+            // An enum default travels as its integer (tagged Int64); a blob-codec type's default is the target's concern.
+            var defaultValue = column.DataType.IsEnum ? Convert.ToInt64(column.DefaultValue, System.Globalization.CultureInfo.InvariantCulture) : column.DefaultValue;
+            if (codec.Tag != TypeTag.Extension || column.DataType.IsEnum)
+            {
+                ValueCodec.Write(ref state, ColumnField.DefaultValue, defaultValue);
+            }
         }
 
         ProtoWrite.SInt(ref state, ColumnField.MaxLength, column.MaxLength);
