@@ -72,8 +72,9 @@ internal sealed class RowBlockWriter
         finally
         {
             writers.Dispose(failed);
-            Array.Clear(_rows);
-            Array.Clear(_modified);
+            // Drop row references (only the part this table used) so a cached writer does not keep tables alive.
+            Array.Clear(_rows, 0, Math.Min(_rows.Length, context.Table.Rows.Count));
+            Array.Clear(_modified, 0, Math.Min(_modified.Length, context.Table.Rows.Count));
         }
     }
 

@@ -42,13 +42,7 @@ internal static class SchemaWriter
         }
 
         ExtendedPropertiesCodec.Write(ref state, TableField.ExtendedProperty, table.ExtendedProperties, $"table '{table.TableName}'");
-        var next = context.AutoIncrement.NextValues(table);
-        foreach (DataColumn column in table.Columns)
-        {
-            var args = (column, context.Codecs[column.Ordinal], next?[column.Ordinal]);
-            ProtoWrite.Message(ref state, TableField.Column, args, static (ref ProtoWriter.State s, (DataColumn Column, ColumnCodec Codec, long? Next) a) =>
-                WriteColumn(ref s, a.Column, a.Codec, a.Next));
-        }
+        WriteColumns(ref state, context);
 
         if (table.PrimaryKey.Length > 0)
         {
@@ -73,6 +67,34 @@ internal static class SchemaWriter
                     ExtendedPropertiesCodec.Write(ref s, UniqueField.ExtendedProperty, u.ExtendedProperties, $"constraint '{u.ConstraintName}'");
                 });
             }
+        }
+    }
+
+    // One writer serves every column message of the table (flushed and taken per column), instead of one per column.
+    private static void WriteColumns(ref ProtoWriter.State state, TableWriteContext context)
+    {
+        var next = context.AutoIncrement.NextValues(context.Table);
+        var buffer = ProtoWrite.RentScratch();
+        var column = ProtoWriter.State.Create(buffer, null, null);
+        try
+        {
+            foreach (DataColumn dataColumn in context.Table.Columns)
+            {
+                WriteColumn(ref column, dataColumn, context.Codecs[dataColumn.Ordinal], next?[dataColumn.Ordinal]);
+                NestedWriters.Emit(ref state, TableField.Column, ref column, buffer);
+            }
+
+            column.Close();
+        }
+        catch
+        {
+            column.Abandon();
+            throw;
+        }
+        finally
+        {
+            column.Dispose();
+            ProtoWrite.ReturnScratch(buffer);
         }
     }
 
