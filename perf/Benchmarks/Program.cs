@@ -1,11 +1,7 @@
 using BenchmarkDotNet.Running;
 using Surrogate.Perf.Benchmarks;
 
-// `--ci` selects the small parameter sets (see BenchProfile); it is ours, so BenchmarkDotNet never sees it.
-if (args.Contains("--ci"))
-{
-    BenchProfile.UseCi();
-    args = args.Where(a => a != "--ci").ToArray();
-}
-
+// Our own switches (BenchmarkDotNet never sees them): `--ci` picks the small parameter sets, which `--job dry`
+// implies; `--scenarios a,b` narrows the codec and reader-type scenarios. See BenchProfile.
+args = BenchProfile.ApplyArguments(args);
 BenchmarkSwitcher.FromAssembly(typeof(BenchProfile).Assembly).Run(args);
