@@ -24,7 +24,7 @@ internal static class DataReaderWriter
         do
         {
             var table = SchemaTable(reader, index == 0 ? "Table" : "Table" + index.ToString(CultureInfo.InvariantCulture));
-            var context = new TableWriteContext(table, standalone: true, options);
+            var context = new TableWriteContext(table, standalone: true, options, new AutoIncrementProbe());
             ProtoWrite.Message(ref state, PayloadField.Frame, context, static (ref ProtoWriter.State frame, TableWriteContext c) =>
                 ProtoWrite.Message(ref frame, FrameField.Table, c, static (ref ProtoWriter.State s, TableWriteContext t) => SchemaWriter.WriteTable(ref s, t)));
             WriteRows(ref state, reader, context, values, rowsPerBlock);

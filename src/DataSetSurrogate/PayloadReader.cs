@@ -26,6 +26,7 @@ internal static class PayloadReader
         {
             var kind = ReadPrologue(ref state);
             builder = createBuilder(kind);
+            builder.PayloadBytes = payload.Length;
             ReadBody(ref state, builder, options);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)

@@ -48,12 +48,13 @@ internal static class PayloadWriter
     private static void WriteTables(ref ProtoWriter.State state, List<DataTable> tables, bool standalone, SurrogateOptions options)
     {
         var rows = new RowBlockWriter(options);
+        var autoIncrement = new AutoIncrementProbe();
         foreach (var table in tables)
         {
             TableWriteContext context;
             try
             {
-                context = new TableWriteContext(table, standalone, options);
+                context = new TableWriteContext(table, standalone, options, autoIncrement);
                 ProtoWrite.Message(ref state, PayloadField.Frame, context, static (ref ProtoWriter.State frame, TableWriteContext c) =>
                     ProtoWrite.Message(ref frame, FrameField.Table, c, static (ref ProtoWriter.State s, TableWriteContext t) =>
                         SchemaWriter.WriteTable(ref s, t)));

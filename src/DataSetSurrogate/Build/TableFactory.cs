@@ -21,7 +21,6 @@ internal static class TableFactory
             table.Prefix = model.Prefix;
         }
 
-        table.MinimumCapacity = model.MinimumCapacity;
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
         dataSet?.Tables.Add(table);
         // Set only where inheritance from the DataSet would not already give the value (setting marks it explicit).

@@ -1,13 +1,15 @@
 using System.Data;
 using Surrogate.Columns;
+using Surrogate.Schema;
 
 namespace Surrogate.Rows;
 
 /// <summary>What the writer knows about one table: its codecs (chosen once) and where it is, for error messages.</summary>
 internal sealed class TableWriteContext
 {
-    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options)
+    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options, AutoIncrementProbe autoIncrement)
     {
+        AutoIncrement = autoIncrement;
         Table = table;
         Standalone = standalone;
         Codecs = new ColumnCodec[table.Columns.Count];
@@ -29,4 +31,7 @@ internal sealed class TableWriteContext
     public bool Standalone { get; }
 
     public ColumnCodec[] Codecs { get; }
+
+    /// <summary>Shared by the tables of one payload, so a DataSet is cloned at most once.</summary>
+    public AutoIncrementProbe AutoIncrement { get; }
 }

@@ -12,8 +12,8 @@ internal static class SchemaWriter
     public static void WriteHeader(ref ProtoWriter.State state, DataSet dataSet)
     {
         ProtoWrite.String(ref state, HeaderField.Name, dataSet.DataSetName);
-        ProtoWrite.String(ref state, HeaderField.Namespace, dataSet.Namespace);
-        ProtoWrite.String(ref state, HeaderField.Prefix, dataSet.Prefix);
+        ProtoWrite.NonEmpty(ref state, HeaderField.Namespace, dataSet.Namespace);
+        ProtoWrite.NonEmpty(ref state, HeaderField.Prefix, dataSet.Prefix);
         ProtoWrite.Bool(ref state, HeaderField.CaseSensitive, dataSet.CaseSensitive);
         // The runtime hides whether the locale was set; one equal to the current culture is taken as the default.
         if (!dataSet.Locale.Equals(System.Globalization.CultureInfo.CurrentCulture))
@@ -29,8 +29,8 @@ internal static class SchemaWriter
     {
         var table = context.Table;
         ProtoWrite.String(ref state, TableField.Name, table.TableName);
-        ProtoWrite.String(ref state, TableField.Namespace, table.Namespace);
-        ProtoWrite.String(ref state, TableField.Prefix, table.Prefix);
+        ProtoWrite.NonEmpty(ref state, TableField.Namespace, table.Namespace);
+        ProtoWrite.NonEmpty(ref state, TableField.Prefix, table.Prefix);
         // Always written; the reader sets them only where the table would not inherit the same value.
         ProtoWrite.Bool(ref state, TableField.CaseSensitive, table.CaseSensitive);
         ProtoWrite.String(ref state, TableField.Locale, table.Locale.Name);
@@ -42,7 +42,7 @@ internal static class SchemaWriter
         }
 
         ExtendedPropertiesCodec.Write(ref state, TableField.ExtendedProperty, table.ExtendedProperties, $"table '{table.TableName}'");
-        var next = AutoIncrementProbe.NextValues(table);
+        var next = context.AutoIncrement.NextValues(table);
         foreach (DataColumn column in table.Columns)
         {
             var args = (column, context.Codecs[column.Ordinal], next?[column.Ordinal]);
@@ -53,6 +53,12 @@ internal static class SchemaWriter
         if (table.PrimaryKey.Length > 0)
         {
             ProtoWrite.PackedUInt(ref state, TableField.PrimaryKey, Ordinals(table.PrimaryKey));
+        }
+
+        // Lets the reader size the table's storage once instead of growing it (each growth copies every column).
+        if (table.Rows.Count > 0)
+        {
+            ProtoWrite.UInt(ref state, TableField.RecordCountHint, table.Rows.Count);
         }
 
         foreach (Constraint constraint in table.Constraints)

@@ -16,6 +16,8 @@ internal sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 
     public int WrittenCount => _written;
 
+    public int Capacity => _buffer.Length;
+
     public void Advance(int count)
     {
         if ((uint)count > (uint)(_buffer.Length - _written))

@@ -11,12 +11,49 @@ internal delegate void MessageBody<in T>(ref ProtoWriter.State state, T arg);
 /// </summary>
 internal static class ProtoWrite
 {
+    // Scratch buffers are reused per thread (one per nesting level in use), so a block's buffers stop growing
+    // after the first block instead of doubling their way up again for every message.
+    [ThreadStatic]
+    private static Stack<PooledBufferWriter>? t_scratch;
+
+    private const int MaxCachedScratch = 8 << 20;
+
     public static void Message<T>(ref ProtoWriter.State parent, int field, T arg, MessageBody<T> body)
     {
-        using var buffer = new PooledBufferWriter();
-        Build(buffer, arg, body);
-        parent.WriteFieldHeader(field, WireType.String);
-        parent.WriteBytes(buffer.WrittenSpan);
+        var buffer = RentScratch();
+        try
+        {
+            Build(buffer, arg, body);
+            parent.WriteFieldHeader(field, WireType.String);
+            parent.WriteBytes(buffer.WrittenSpan);
+        }
+        finally
+        {
+            ReturnScratch(buffer);
+        }
+    }
+
+    public static PooledBufferWriter RentScratch()
+    {
+        var cache = t_scratch;
+        if (cache is not null && cache.TryPop(out var buffer))
+        {
+            return buffer;
+        }
+
+        return new PooledBufferWriter(1024);
+    }
+
+    public static void ReturnScratch(PooledBufferWriter buffer)
+    {
+        if (buffer.Capacity > MaxCachedScratch)
+        {
+            buffer.Dispose();
+            return;
+        }
+
+        buffer.Clear();
+        (t_scratch ??= new Stack<PooledBufferWriter>()).Push(buffer);
     }
 
     public static void Build<T>(PooledBufferWriter buffer, T arg, MessageBody<T> body)
@@ -26,6 +63,12 @@ internal static class ProtoWrite
         {
             body(ref state, arg);
             state.Close();
+        }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
         }
         finally
         {
@@ -42,6 +85,15 @@ internal static class ProtoWrite
 
         state.WriteFieldHeader(field, WireType.String);
         state.WriteString(value);
+    }
+
+    /// <summary>A string whose absence means empty (namespaces, prefixes): omitted when empty.</summary>
+    public static void NonEmpty(ref ProtoWriter.State state, int field, string? value)
+    {
+        if (!string.IsNullOrEmpty(value))
+        {
+            String(ref state, field, value);
+        }
     }
 
     public static void Bool(ref ProtoWriter.State state, int field, bool value)
@@ -83,7 +135,7 @@ internal static class ProtoWrite
             return;
         }
 
-        using var buffer = new PooledBufferWriter(values.Length * 2);
+        var buffer = RentScratch();
         var inner = ProtoWriter.State.Create(buffer, null, null);
         try
         {
@@ -104,5 +156,6 @@ internal static class ProtoWrite
 
         state.WriteFieldHeader(field, WireType.String);
         state.WriteBytes(buffer.WrittenSpan);
+        ReturnScratch(buffer);
     }
 }

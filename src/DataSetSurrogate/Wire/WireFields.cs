@@ -34,7 +34,7 @@ internal static class FrameField
 internal static class TableField
 {
     public const int Name = 1, Namespace = 2, Prefix = 3, CaseSensitive = 4, Locale = 5, MinimumCapacity = 6,
-        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11;
+        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11, RecordCountHint = 12;
 }
 
 internal static class ColumnField
