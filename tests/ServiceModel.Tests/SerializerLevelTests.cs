@@ -110,6 +110,42 @@ public sealed class SerializerLevelTests
         Assert.IsType<DataSetSurrogateException>(error.InnerException);
     }
 
+    [Theory]
+    [MemberData(nameof(Encodings))]
+    public void A_value_the_codec_cannot_write_travels_as_plain_xml_and_is_counted(bool binary)
+    {
+        // Enum columns need a registration in SurrogateOptions.ExtraColumnTypes; plain DataSet XML carries them.
+        var expected = new DataSet("Days");
+        DataTable table = expected.Tables.Add("Day");
+        table.Columns.Add("Day", typeof(DayOfWeek));
+        table.Rows.Add(DayOfWeek.Friday);
+        Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Serialize(expected));
+        using var recorder = new TelemetryRecorder();
+        var provider = new DataSetSurrogateProvider("Days", SurrogateSide.Service);
+
+        byte[] wire = Write(expected, binary, surrogate: true, provider);
+
+        Assert.False(HasMarker(wire));
+        Assert.Equal(1, recorder.Count(SurrogateTelemetry.FallbacksInstrument, "Days", direction: null, format: null));
+        var actual = (DataSet)Read<DataSet>(wire, binary, provider)!;
+        Assert.Equal(SampleData.Describe(expected), SampleData.Describe(actual));
+    }
+
+    [Fact]
+    public void Diagnostic_mode_records_the_plain_xml_size_beside_the_payload_size()
+    {
+        DataSet value = SampleData.Orders(rows: 200);
+        using var recorder = new TelemetryRecorder();
+        Write(value, binary: true, surrogate: true, new DataSetSurrogateProvider("Measured", SurrogateSide.Client, measureXmlSize: true));
+        Write(value, binary: true, surrogate: true, new DataSetSurrogateProvider("Unmeasured", SurrogateSide.Client));
+
+        double payload = recorder.Sum(SurrogateTelemetry.PayloadSizeInstrument, "Measured", "send", "surrogate");
+        double xml = recorder.Sum(SurrogateTelemetry.PayloadSizeInstrument, "Measured", "send", "xml");
+        Assert.Equal(DataSetSerializer.Serialize(value).Length, payload);
+        Assert.True(xml > payload, $"plain XML {xml} B should be larger than the payload {payload} B");
+        Assert.Equal(0, recorder.Count(SurrogateTelemetry.PayloadSizeInstrument, "Unmeasured", "send", "xml"));
+    }
+
     private static DataSet Wide(int rows, int textLength)
     {
         var ds = new DataSet("Wide");
