@@ -156,7 +156,8 @@ public static class HtmlReport
             },
           });
         }
-        const floor = { type: 'line', label: 'build floor (DataSet from arrays)', borderColor: '#000', backgroundColor: '#000', borderDash: [6, 4],
+        const floor = { type: 'line', label: 'build floor (DataSet from arrays)', borderColor: '#000', backgroundColor: '#000', showLine: false,
+          pointStyle: 'line', pointRadius: 22, pointBorderWidth: 3,
           data: labels.map(s => { const f = report.floors.find(x => x.Scenario === s); return f ? f.median : null; }) };
         const charts = [
           chart('time', 'Median time per call (ms, log scale)', [...series('median'), floor], 'ms', true),
