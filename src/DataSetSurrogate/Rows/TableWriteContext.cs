@@ -1,0 +1,32 @@
+using System.Data;
+using Surrogate.Columns;
+
+namespace Surrogate.Rows;
+
+/// <summary>What the writer knows about one table: its codecs (chosen once) and where it is, for error messages.</summary>
+internal sealed class TableWriteContext
+{
+    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options)
+    {
+        Table = table;
+        Standalone = standalone;
+        Codecs = new ColumnCodec[table.Columns.Count];
+        foreach (DataColumn column in table.Columns)
+        {
+            var codec = ColumnCodecs.ForColumnType(column.DataType, options);
+            if (codec is null)
+            {
+                Throw.Column($"Column type '{column.DataType}' cannot be written: {ColumnCodecs.RefusalReason(column.DataType)}.", table.TableName, column.ColumnName);
+            }
+
+            Codecs[column.Ordinal] = codec;
+        }
+    }
+
+    public DataTable Table { get; }
+
+    /// <summary>True when the table is written on its own (a DataTable payload), not as part of its DataSet.</summary>
+    public bool Standalone { get; }
+
+    public ColumnCodec[] Codecs { get; }
+}
