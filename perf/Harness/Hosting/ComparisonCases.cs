@@ -1,6 +1,6 @@
-using System.Data;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using Surrogate.Perf.Scenarios;
 
 namespace Surrogate.Perf.Harness.Hosting;
 
@@ -23,11 +23,11 @@ public static class ComparisonCases
     public static IReadOnlyList<ComparisonCase> All { get; } =
     [
         new(Baseline, "DataSet, NetTcp binary (baseline)", ServerEndpoints.NetTcpPlain, true,
-            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => RowCount(c.GetDataSet(s)))),
+            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
         new("nettcp-surrogate", "[DataSetSurrogate], NetTcp binary", ServerEndpoints.NetTcpSurrogate, true,
-            uri => new WcfCaseClient<ISurrogateComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => RowCount(c.GetDataSet(s)))),
+            uri => new WcfCaseClient<ISurrogateComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
         new("basichttp-text", "DataSet, BasicHttp text", ServerEndpoints.BasicHttpPlain, true,
-            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.BasicHttp(), uri, (c, s) => RowCount(c.GetDataSet(s)))),
+            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.BasicHttp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
         new("asmx", "ASMX-style SOAP (XmlTextReader)", ServerEndpoints.Asmx, true, AsmxCaseClient.Create),
         new("objects", "10,000 SmallObject, NetTcp binary", ServerEndpoints.NetTcpPlain, false,
             uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, _) => c.GetObjects(ObjectCount).Length)),
@@ -35,17 +35,6 @@ public static class ComparisonCases
 
     public static ComparisonCase Get(string name) =>
         All.FirstOrDefault(c => c.Name == name) ?? throw new ArgumentException($"Unknown case '{name}'.", nameof(name));
-
-    public static int RowCount(DataSet dataSet)
-    {
-        int rows = 0;
-        foreach (DataTable table in dataSet.Tables)
-        {
-            rows += table.Rows.Count;
-        }
-
-        return rows;
-    }
 }
 
 /// <summary>A real WCF client: one opened factory and channel reused for every call, as a long-lived client would.</summary>

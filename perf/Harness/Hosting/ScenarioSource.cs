@@ -8,5 +8,5 @@ public static class ScenarioSource
 {
     public static DataSet Create(string scenario) => ScenarioCatalog.Create(scenario);
 
-    public static SmallObject[] Objects(int count) => ScenarioCatalog.Objects(count).ToArray();
+    public static SmallObject[] Objects(int count) => ScenarioCatalog.Objects(count);
 }
