@@ -26,7 +26,7 @@ public static class Program
             {
                 "run" => await RunCommand.RunAsync(HarnessOptions.Parse(rest), "dotnet run -c Release --project perf/Harness -- " + string.Join(' ', args)),
                 "serve" => await ServeCommand.RunAsync(),
-                "client" => await ClientCommand.RunAsync(),
+                "client" => ClientCommand.Run(),
                 "analyze" => AnalyzeCommand.Run(rest),
                 "help" => Help(0),
                 _ => Help(2),

@@ -108,6 +108,8 @@ public sealed class ChildProcess : IAsyncDisposable
 
             if (line.StartsWith("ERROR", StringComparison.Ordinal))
             {
+                // The details follow on stderr; give them a moment to arrive.
+                await Task.Delay(TimeSpan.FromMilliseconds(300), CancellationToken.None);
                 throw new InvalidOperationException($"The {Role} process reported: {line}{ErrorTail()}");
             }
 

@@ -15,10 +15,14 @@ public static class ClientCommand
 {
     private static readonly ScenarioCache Cache = new();
 
-    public static async Task<int> RunAsync()
+    /// <summary>
+    /// Synchronous on purpose: every cell runs on the main thread, so the measured loop never ends up running inside
+    /// some thread-pool continuation (which would also muddle the traces' stacks).
+    /// </summary>
+    public static int Run()
     {
         Reply("CLIENT-READY");
-        while (await Console.In.ReadLineAsync() is { } line)
+        while (Console.In.ReadLine() is { } line)
         {
             string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
             try
@@ -26,7 +30,7 @@ public static class ClientCommand
                 switch (parts[0])
                 {
                     case "CELL":
-                        await RunCellAsync(JsonSerializer.Deserialize<CellSpec>(parts[1])!);
+                        RunCell(JsonSerializer.Deserialize<CellSpec>(parts[1])!);
                         break;
                     case "FLOOR":
                         var floor = JsonSerializer.Deserialize<FloorSpec>(parts[1])!;
@@ -42,14 +46,14 @@ public static class ClientCommand
             catch (Exception e)
             {
                 Reply("ERROR " + e.GetType().Name + ": " + e.Message.ReplaceLineEndings(" "));
-                await Console.Error.WriteLineAsync(e.ToString());
+                Console.Error.WriteLine(e.ToString());
             }
         }
 
         return 0;
     }
 
-    private static async Task RunCellAsync(CellSpec spec)
+    private static void RunCell(CellSpec spec)
     {
         ComparisonCase comparison = ComparisonCases.Get(spec.Case);
         var address = new Uri(spec.Address);
@@ -67,13 +71,13 @@ public static class ClientCommand
             client.Call(spec.Scenario);
         }
 
-        var (requestBytes, responseBytes) = await CountBytesAsync(comparison, address, spec);
+        var (requestBytes, responseBytes) = CountBytes(comparison, address, spec);
 
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
         Reply("READY");
-        string? go = await Console.In.ReadLineAsync();
+        string? go = Console.In.ReadLine();
         if (go != "GO")
         {
             throw new InvalidOperationException($"Expected GO, got '{go}'.");
@@ -107,11 +111,12 @@ public static class ClientCommand
     /// Counts bytes at the socket: a second client of the same case connects through a loopback relay; after one
     /// call (connection setup, WCF session preamble) the relay's counters are read around N further calls.
     /// </summary>
-    private static async Task<(double Request, double Response)> CountBytesAsync(ComparisonCase comparison, Uri address, CellSpec spec)
+    private static (double Request, double Response) CountBytes(ComparisonCase comparison, Uri address, CellSpec spec)
     {
-        await using var relay = new ByteCountingRelay(new IPEndPoint(IPAddress.Loopback, address.Port));
-        using (ICaseClient counted = comparison.CreateClient(relay.Rewrite(address)))
+        var relay = new ByteCountingRelay(new IPEndPoint(IPAddress.Loopback, address.Port));
+        try
         {
+            using ICaseClient counted = comparison.CreateClient(relay.Rewrite(address));
             counted.Call(spec.Scenario);
             long sent = relay.BytesSent, received = relay.BytesReceived;
             for (int i = 0; i < spec.ByteCalls; i++)
@@ -121,6 +126,10 @@ public static class ClientCommand
 
             // The response is fully read before a call returns, so the counters already hold every byte of these calls.
             return ((relay.BytesSent - sent) / (double)spec.ByteCalls, (relay.BytesReceived - received) / (double)spec.ByteCalls);
+        }
+        finally
+        {
+            relay.DisposeAsync().AsTask().GetAwaiter().GetResult();
         }
     }
 

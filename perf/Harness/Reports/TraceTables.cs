@@ -10,7 +10,9 @@ public static class TraceTables
     public const string Explanation =
         "EventPipe SampleProfiler samples every managed thread about every millisecond, running or blocked: this is " +
         "thread time, not CPU time. Blocked samples fall under UNMANAGED_CODE_TIME, running managed ones under CPU_TIME; " +
-        "both pseudo-frames and the thread nodes are folded away. \"busy\" counts only CPU_TIME samples. " +
+        "both pseudo-frames and the thread nodes are folded away. \"busy\" counts only CPU_TIME samples, less the thread pool's " +
+        "idle spinning and the finalizer thread (whose idle gaps the thread-time computer charges to its last finalizer); frame percentages are of busy samples, and the inclusive list leaves out System.Private.CoreLib " +
+        "(thread start, thread pool and async plumbing, on every stack). " +
         "DataSet XML = samples with System.Data.XmlDataLoader or XMLDiffLoader on the stack (DataSet.ReadXml reading " +
         "rows); surrogate = samples with a frame of the codec assembly (DataSetSurrogate, namespace Surrogate).";
 

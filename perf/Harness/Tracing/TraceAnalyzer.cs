@@ -73,7 +73,8 @@ public static partial class TraceAnalyzer
     /// <summary>
     /// Walks every sample's stack once. Pseudo-frames (ROOT, process, thread, CPU_TIME, UNMANAGED_CODE_TIME) are
     /// folded: their time goes to the nearest real frame. Frame costs count busy samples only (a CPU_TIME leaf:
-    /// the thread was running managed code); blocked threads would otherwise bury them under wait functions.
+    /// the thread was running managed code, and not in the thread pool's idle spin); blocked threads would
+    /// otherwise bury them under wait functions.
     /// </summary>
     private static Tallies Tally(StackSource stacks)
     {
@@ -83,17 +84,22 @@ public static partial class TraceAnalyzer
         stacks.ForEach(sample =>
         {
             frames.Clear();
-            bool busy = false;
+            bool busy = false, finalizer = false;
             for (var index = sample.StackIndex; index != StackSourceCallStackIndex.Invalid; index = stacks.GetCallerIndex(index))
             {
                 string name = stacks.GetFrameName(stacks.GetFrameIndex(index), verboseName: false);
                 busy |= name == CpuTime;
+                finalizer |= name.StartsWith("Thread (", StringComparison.Ordinal) && name.Contains("Finalizer", StringComparison.Ordinal);
                 if (!PseudoFrame().IsMatch(name))
                 {
                     frames.Add(name);
                 }
             }
 
+            // A thread-pool thread spinning or parking for work is idle even when the sampler saw it on CPU.
+            // The finalizer thread is left out too: between finalizers the thread-time computer charges its idle gaps
+            // to the last finalizer's stack as CPU_TIME (observed: most "busy" client samples in GC.GetGCMemoryInfo).
+            busy &= frames.Count > 0 && !finalizer && !IdleFrame().IsMatch(frames[0]);
             double metric = sample.Metric;
             bool xml = frames.Exists(f => f.Contains("XmlDataLoader", StringComparison.Ordinal) || f.Contains("XMLDiffLoader", StringComparison.Ordinal));
             bool codec = frames.Exists(f => f.StartsWith("DataSetSurrogate!", StringComparison.Ordinal));
@@ -101,7 +107,7 @@ public static partial class TraceAnalyzer
             t.Total += metric;
             t.DataSetXml += xml ? metric : 0;
             t.Surrogate += codec ? metric : 0;
-            if (!busy || frames.Count == 0)
+            if (!busy)
             {
                 return;
             }
@@ -114,7 +120,8 @@ public static partial class TraceAnalyzer
             seen.Clear();
             foreach (string frame in frames)
             {
-                if (seen.Add(frame))
+                // Inclusive costs skip CoreLib (thread start, thread pool, async plumbing): every stack passes through it.
+                if (!frame.StartsWith("System.Private.CoreLib!", StringComparison.Ordinal) && seen.Add(frame))
                 {
                     t.Inclusive[frame] = t.Inclusive.GetValueOrDefault(frame) + metric;
                 }
@@ -132,6 +139,9 @@ public static partial class TraceAnalyzer
     }
 
     private static double Share(double part, double total) => total > 0 ? part / total : 0;
+
+    [GeneratedRegex(@"LowLevelSpinWaiter\.Wait|LowLevelLifoSemaphore\.Wait|Thread\.Sleep|Monitor\.Wait|WaitHandle\.Wait|SpinWait\.Spin")]
+    private static partial Regex IdleFrame();
 
     [GeneratedRegex(@"^(ROOT|CPU_TIME|UNMANAGED_CODE_TIME|BLOCKED_TIME|Threads|\(Non-Activities\)|Thread \(.*|Process\d* .*)$")]
     private static partial Regex PseudoFrame();
