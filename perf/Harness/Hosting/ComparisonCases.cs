@@ -28,7 +28,6 @@ public static class ComparisonCases
             uri => new WcfCaseClient<ISurrogateComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
         new("basichttp-text", "DataSet, BasicHttp text", ServerEndpoints.BasicHttpPlain, true,
             uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.BasicHttp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
-        new("asmx", "ASMX-style SOAP (XmlTextReader)", ServerEndpoints.Asmx, true, AsmxCaseClient.Create),
         new("objects", "10,000 SmallObject, NetTcp binary", ServerEndpoints.NetTcpPlain, false,
             uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, _) => c.GetObjects(ObjectCount).Length)),
     ];

@@ -10,7 +10,6 @@ public static class ServerEndpoints
     public const string NetTcpPlain = "nettcp-plain";
     public const string NetTcpSurrogate = "nettcp-surrogate";
     public const string BasicHttpPlain = "basichttp-plain";
-    public const string Asmx = "asmx";
 }
 
 /// <summary>
@@ -30,14 +29,12 @@ public static class ServeCommand
             .AddNetTcpEndpoint<IComparisonService>("/plain", ComparisonBindings.NetTcp())
             .AddNetTcpEndpoint<ISurrogateComparisonService>("/surrogate", ComparisonBindings.NetTcp())
             .AddHttpEndpoint<IComparisonService>("/plain/text", ComparisonBindings.BasicHttp()));
-        await using var asmx = await AsmxServer.StartAsync(cache);
 
         var endpoints = new Dictionary<string, string>
         {
             [ServerEndpoints.NetTcpPlain] = host.GetEndpointAddress("/plain").ToString(),
             [ServerEndpoints.NetTcpSurrogate] = host.GetEndpointAddress("/surrogate").ToString(),
             [ServerEndpoints.BasicHttpPlain] = host.GetEndpointAddress("/plain/text").ToString(),
-            [ServerEndpoints.Asmx] = asmx.Address.ToString(),
         };
         Console.Out.WriteLine("LISTENING " + JsonSerializer.Serialize(endpoints));
         Console.Out.Flush();
