@@ -127,6 +127,8 @@ internal static class DataReaderWriter
             }
 
             writers.EmitBlock(ref state);
+            // Hand each finished block to a stream destination now, so memory stays bounded by one block.
+            state.Flush();
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

@@ -67,8 +67,8 @@ public static partial class FidelityFixtures
         t.CaseSensitive = false;
         t.Locale = CultureInfo.GetCultureInfo("de-DE");
         t.MinimumCapacity = 300;
-        t.DisplayExpression = "Name + '!'";
         t.Columns.Add("Name", typeof(string));
+        t.DisplayExpression = "Name + '!'";
         t.Rows.Add("Istanbul");
         t.Rows.Add("ISTANBUL");
         t.AcceptChanges();
@@ -109,7 +109,7 @@ public static partial class FidelityFixtures
             long.MaxValue, ulong.MaxValue, float.MaxValue, double.MaxValue, decimal.MaxValue, '\uFFFF');
         t.Rows.Add(true, (byte)1, (sbyte)-1, (short)-1, (ushort)1, -1, 1u, -1L, 1UL, float.NaN, double.NaN, 1.10m, 'x');
         t.Rows.Add(false, (byte)2, (sbyte)2, (short)2, (ushort)2, 2, 2u, 2L, 2UL, float.PositiveInfinity,
-            double.NegativeInfinity, 0.000m, '\n');
+            double.NegativeInfinity, 0.000m, 'A');
         t.Rows.Add(false, (byte)3, (sbyte)3, (short)3, (ushort)3, 3, 3u, 3L, 3UL, -0.0f, -0.0, -1.2345678901234567890123456789m, 'é');
         t.Rows.Add(false, (byte)4, (sbyte)4, (short)4, (ushort)4, 4, 4u, 4L, 4UL, float.Epsilon, double.Epsilon, 100m, 'ß');
         var nulls = t.NewRow();

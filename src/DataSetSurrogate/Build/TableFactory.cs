@@ -23,13 +23,14 @@ internal static class TableFactory
 
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
         dataSet?.Tables.Add(table);
-        // Set only where inheritance from the DataSet would not already give the value (setting marks it explicit).
-        if (model.CaseSensitive is bool caseSensitive && table.CaseSensitive != caseSensitive)
+        // Set where the value differs from the DataSet's, even if inheritance happens to give it now: setting marks
+        // it explicit, and DataSet XML writes explicit values only.
+        if (model.CaseSensitive is bool caseSensitive && (dataSet is null ? table.CaseSensitive != caseSensitive : dataSet.CaseSensitive != caseSensitive))
         {
             table.CaseSensitive = caseSensitive;
         }
 
-        if (model.Locale is not null && !string.Equals(table.Locale.Name, model.Locale, StringComparison.Ordinal))
+        if (model.Locale is not null && !string.Equals((dataSet?.Locale ?? table.Locale).Name, model.Locale, StringComparison.Ordinal))
         {
             table.Locale = Culture(model.Locale);
         }
