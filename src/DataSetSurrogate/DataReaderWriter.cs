@@ -30,6 +30,10 @@ internal static class DataReaderWriter
             index++;
         }
         while (reader.NextResult());
+
+        // An empty tail closes every payload, so a reader can tell a complete payload from a truncated one.
+        ProtoWrite.Message(ref state, PayloadField.Tail, (IReadOnlyList<DataTable>)[], static (ref ProtoWriter.State s, IReadOnlyList<DataTable> t) =>
+            SchemaWriter.WriteTail(ref s, t, null));
     }
 
     private static DataTable SchemaTable(IDataReader reader, string name)

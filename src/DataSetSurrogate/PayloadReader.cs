@@ -102,6 +102,7 @@ internal static class PayloadReader
             }
         }
 
-        builder.Complete(tail);
+        // The tail is always written last: a payload cut at a field boundary has none, and must not load.
+        builder.Complete(tail ?? Throw.Invalid<TailModel>("The payload is truncated: it ends before its tail."));
     }
 }

@@ -98,10 +98,12 @@ public sealed class BehaviourAfterLoadTests
     [MemberData(nameof(FidelityFixtures.All), MemberType = typeof(FidelityFixtures))]
     public void DiffGram_and_schema_text_match_the_source(string fixture)
     {
-        if (fixture is "strings" or "primitive-edges" or "date-time-modes" or "object-column" or "binary-and-big" or "sql-types" or "temporal")
+        if (fixture is "strings" or "primitive-edges" or "date-time-modes" or "object-column" or "binary-and-big" or "sql-types" or "temporal"
+            or "extended-properties")
         {
             // DataSet XML cannot write these values (\0 is invalid XML) or not exactly (local-time shifts,
-            // untyped object values); RoundTripTests asserts their field-by-field equality instead.
+            // untyped object values), or write them in an order that is an artifact of the source's history
+            // (ExtendedProperties is a Hashtable); RoundTripTests asserts their field-by-field equality instead.
             return;
         }
 

@@ -167,7 +167,12 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     /// <summary>Reads the next top-level field: a table starts the next result set, rows load a block.</summary>
     private bool Fetch()
     {
-        if (!_source.Next((ref ProtoReader.State state, int field) => Handle(ref state, field), out var kind) || kind == FrameKind.Tail)
+        if (!_source.Next((ref ProtoReader.State state, int field) => Handle(ref state, field), out var kind))
+        {
+            Throw.Invalid("The payload is truncated: it ends before its tail.");
+        }
+
+        if (kind == FrameKind.Tail)
         {
             _ended = true;
             return false;

@@ -23,6 +23,18 @@ internal sealed class TableWriteContext
             }
 
             Codecs[column.Ordinal] = codec;
+            if (column.Expression.Length > 0)
+            {
+                // The reader refuses what the guard refuses: tell the sender now rather than the receiver later.
+                try
+                {
+                    ExpressionGuard.Check(column.Expression, options);
+                }
+                catch (DataSetSurrogateException ex)
+                {
+                    throw DataSetSurrogateException.Wrap(ex, table.TableName, column.ColumnName, null);
+                }
+            }
         }
     }
 

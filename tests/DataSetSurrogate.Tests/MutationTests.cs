@@ -1,0 +1,74 @@
+using System.Buffers;
+using System.Diagnostics;
+using Surrogate.Tests.Fixtures;
+
+namespace Surrogate.Tests;
+
+/// <summary>Tens of thousands of corrupted payloads: only the library's exception, never a hang.</summary>
+public sealed class MutationTests
+{
+    private static readonly byte[][] Seeds =
+    [
+        .. new[] { "row-states", "primitive-edges", "sql-types", "constraints-and-relations", "expressions", "strings", "temporal" }
+            .Select(n => DataSetSerializer.Serialize(FidelityFixtures.Create(n))),
+        DataSetSerializer.Serialize(FidelityFixtures.Orders(50).CreateDataReader()),
+    ];
+
+    [Theory]
+    [InlineData(1, "DataSet")]
+    [InlineData(2, "Typed")]
+    [InlineData(3, "Reader")]
+    [InlineData(4, "Sequence")]
+    public void Corrupted_payloads_raise_only_the_library_exception(int seed, string target)
+    {
+        var slowest = TimeSpan.Zero;
+        var inputs = 0;
+        foreach (var input in Mutations.Generate(Seeds, count: 6_000, seed))
+        {
+            var watch = Stopwatch.StartNew();
+            var error = Record.Exception(() => Read(input, target));
+            watch.Stop();
+            slowest = watch.Elapsed > slowest ? watch.Elapsed : slowest;
+            inputs++;
+            if (error is not null and not DataSetSurrogateException)
+            {
+                Assert.Fail($"input {inputs} ({Convert.ToHexString(input.AsSpan(0, Math.Min(64, input.Length)))}...): {error}");
+            }
+        }
+
+        Assert.True(slowest < TimeSpan.FromSeconds(2), $"slowest input took {slowest}");
+    }
+
+    private static void Read(byte[] input, string target)
+    {
+        switch (target)
+        {
+            case "DataSet":
+                DataSetSerializer.Deserialize(input);
+                break;
+            case "Typed":
+                DataSetSerializer.Deserialize<OrdersTypedDataSet>(input);
+                break;
+            case "Reader":
+                using (var reader = DataSetSerializer.CreateReader(new MemoryStream(input)))
+                {
+                    do
+                    {
+                        while (reader.Read())
+                        {
+                            for (var i = 0; i < reader.FieldCount; i++)
+                            {
+                                _ = reader.GetValue(i);
+                            }
+                        }
+                    }
+                    while (reader.NextResult());
+                }
+
+                break;
+            default:
+                DataSetSerializer.Deserialize(new ReadOnlySequence<byte>(input));
+                break;
+        }
+    }
+}
