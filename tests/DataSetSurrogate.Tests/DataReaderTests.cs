@@ -5,6 +5,7 @@ using Surrogate.Tests.Fixtures;
 namespace Surrogate.Tests;
 
 /// <summary>IDataReader in, forward-only DbDataReader out, with memory that does not grow with the row count.</summary>
+[Collection(SerialCollection.Name)] // measures the process-wide heap
 public sealed class DataReaderTests
 {
     [Theory]

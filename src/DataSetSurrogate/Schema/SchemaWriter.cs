@@ -147,7 +147,9 @@ internal static class SchemaWriter
         }
 
         var table = column.Table;
-        if (table is not null && !string.Equals(column.Namespace, table.Namespace, StringComparison.Ordinal))
+        // What a new column would report without an explicit namespace: attributes default to none.
+        var inherited = column.ColumnMapping == MappingType.Attribute ? string.Empty : table?.Namespace;
+        if (table is not null && !string.Equals(column.Namespace, inherited, StringComparison.Ordinal))
         {
             ProtoWrite.String(ref state, ColumnField.Namespace, column.Namespace);
         }

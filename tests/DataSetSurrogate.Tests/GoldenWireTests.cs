@@ -1,0 +1,75 @@
+using System.Data;
+using System.Globalization;
+using Surrogate.Tests.Fixtures;
+
+namespace Surrogate.Tests;
+
+/// <summary>
+/// The wire format is pinned by committed files: any change to the bytes fails here. Regenerate deliberately with
+/// UPDATE_GOLDEN=1 (and say why in the commit).
+/// </summary>
+public sealed class GoldenWireTests
+{
+    private static bool Update => Environment.GetEnvironmentVariable("UPDATE_GOLDEN") == "1";
+
+    /// <summary>
+    /// DataSet "G" (locale en-US), table "T" with Id int and Name string, rows (1, "a") Unchanged and (2, null) Added.
+    /// Decoded: 0D 44535350 magic "DSSP" | 10 01 version 1 | 18 .. kind DataSet | 22 .. header { name "G", locale }
+    /// | 2A .. table { name "T", columns Id:int32, Name:string, locale } | 3A .. row block { 2 rows, states
+    /// [UNCHANGED, ADDED], Id ints [1,2], Name null bitmap 0b10 + strings ["a"] } | 32 .. tail (empty).
+    /// </summary>
+    [Fact]
+    public void Tiny_payload_matches_its_golden_hex()
+    {
+        var ds = Tiny();
+        var hex = Convert.ToHexString(DataSetSerializer.Serialize(ds));
+        var path = Path.Combine(RepositoryPaths.TestSource, "Golden", "tiny.hex");
+        if (Update)
+        {
+            File.WriteAllText(path, hex + "\n");
+        }
+
+        Assert.Equal(File.ReadAllText(path).Trim(), hex);
+        DataSetAssert.Equivalent(ds, DataSetSerializer.Deserialize(Convert.FromHexString(hex)));
+    }
+
+    [Fact]
+    public void Realistic_payload_matches_its_golden_file_and_still_reads()
+    {
+        var ds = Realistic();
+        var bytes = DataSetSerializer.Serialize(ds);
+        var path = Path.Combine(RepositoryPaths.TestSource, "Golden", "orders-states.bin");
+        if (Update)
+        {
+            File.WriteAllBytes(path, bytes);
+        }
+
+        var golden = File.ReadAllBytes(path);
+        Assert.True(golden.AsSpan().SequenceEqual(bytes), $"the payload changed: {bytes.Length} bytes now, {golden.Length} in the golden file");
+        DataSetAssert.Equivalent(ds, DataSetSerializer.Deserialize(golden));
+    }
+
+    internal static DataSet Tiny()
+    {
+        var ds = new DataSet("G") { Locale = CultureInfo.GetCultureInfo("en-US") };
+        var t = ds.Tables.Add("T");
+        t.Columns.Add("Id", typeof(int));
+        t.Columns.Add("Name", typeof(string));
+        t.Rows.Add(1, "a");
+        t.AcceptChanges();
+        t.Rows.Add(2, DBNull.Value);
+        return ds;
+    }
+
+    private static DataSet Realistic()
+    {
+        var ds = FidelityFixtures.Orders(300);
+        ds.Locale = CultureInfo.GetCultureInfo("en-US");
+        var orders = ds.Tables["Orders"]!;
+        orders.Rows[3]["City"] = "Changed";
+        orders.Rows[4].Delete();
+        orders.Rows.Add(100_000, "C000001", "Bristol", "OR", new DateTime(2025, 6, 1, 0, 0, 0, DateTimeKind.Utc), 12.30m);
+        orders.Rows[5].RowError = "check address";
+        return ds;
+    }
+}
