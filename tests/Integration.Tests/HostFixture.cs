@@ -43,7 +43,7 @@ public static class Bindings
 {
     public static readonly TheoryData<string> Transports = new() { "tcp", "text", "bin" };
 
-    public static Binding Create(string transport, bool large = false)
+    public static Binding Create(string transport, bool large = false, int? maxStringContentLength = null)
     {
         Binding binding = transport switch
         {
@@ -52,6 +52,19 @@ public static class Bindings
             "bin" => Binary(large),
             _ => throw new ArgumentOutOfRangeException(nameof(transport)),
         };
+        if (maxStringContentLength is int max)
+        {
+            BindingElementCollection elements = binding.CreateBindingElements();
+            System.Xml.XmlDictionaryReaderQuotas quotas = elements.Find<MessageEncodingBindingElement>() switch
+            {
+                BinaryMessageEncodingBindingElement b => b.ReaderQuotas,
+                TextMessageEncodingBindingElement t => t.ReaderQuotas,
+                _ => throw new NotSupportedException(),
+            };
+            quotas.MaxStringContentLength = max;
+            binding = new CustomBinding(elements);
+        }
+
         binding.OpenTimeout = binding.SendTimeout = binding.ReceiveTimeout = binding.CloseTimeout = HostFixture.Timeout;
         return binding;
     }

@@ -83,7 +83,18 @@ internal sealed class ContractDispatcher
                 states[i] = inspectors[i].AfterReceiveRequest(ref request, null!, null!);
             }
 
-            object?[] inputs = operation.Formatter.DeserializeRequest(request);
+            object?[] inputs;
+            try
+            {
+                inputs = operation.Formatter.DeserializeRequest(request);
+            }
+#pragma warning disable CA1031 // Any failure to read the request is the caller's to see, as WCF reports it.
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                return Correlate(SoapFaults.DeserializationFailed(version, operation.Name, e), messageId);
+            }
+
             (object? result, object?[] outputs) = await operation.Invoker.InvokeAsync(instanceProvider(), inputs).ConfigureAwait(false);
             if (operation.IsOneWay)
             {
@@ -116,6 +127,10 @@ internal sealed class ContractDispatcher
     /// <summary>A fault for a reply that could not be written (the reply's own serialization failed).</summary>
     public Message CreateWriteFault(Message failedReply, Exception exception) =>
         Correlate(SoapFaults.FromException(failedReply.Version, exception, includeExceptionDetail), failedReply.Headers.RelatesTo);
+
+    /// <summary>A fault for a request over the endpoint's MaxReceivedMessageSize, correlated to <paramref name="messageId"/>.</summary>
+    public static Message CreateQuotaFault(MessageVersion version, UniqueId messageId, int maxReceivedMessageSize) =>
+        Correlate(SoapFaults.QuotaExceeded(version, maxReceivedMessageSize), messageId);
 
     private static Message Correlate(Message reply, UniqueId? messageId)
     {
@@ -189,6 +204,7 @@ internal sealed class ContractDispatcher
 
             serializer.ApplyDispatchBehavior(operation, dispatchOperation);
             byAction.Add(action, new DispatchedOperation(
+                operation.Name,
                 MirroredOperationFormatter.Create(operation, serializer, anchor),
                 new OperationMethodInvoker(operation),
                 operation.IsOneWay));
@@ -201,5 +217,5 @@ internal sealed class ContractDispatcher
             includeExceptionDetail);
     }
 
-    private sealed record DispatchedOperation(MirroredOperationFormatter Formatter, OperationMethodInvoker Invoker, bool IsOneWay);
+    private sealed record DispatchedOperation(string Name, MirroredOperationFormatter Formatter, OperationMethodInvoker Invoker, bool IsOneWay);
 }

@@ -39,6 +39,34 @@ internal static class SoapFaults
             null,
             null);
 
+    /// <summary>
+    /// A sender fault for a request that could not be read (a reader quota, a malformed body, a surrogate that refuses
+    /// the payload). Like WCF, it always carries the reason, since it names what the caller must change.
+    /// </summary>
+    public static Message DeserializationFailed(MessageVersion version, string operation, Exception exception)
+    {
+        // The formatter reads the request as the reply of a mirrored operation (see MirroredOperationFormatter), so
+        // its own wrapper message would say "reply"; the innermost exception names the actual cause.
+        Exception cause = exception;
+        while (cause.InnerException is not null)
+        {
+            cause = cause.InnerException;
+        }
+
+        string reason = $"The formatter threw an exception while trying to deserialize the request of operation '{operation}': {cause.Message}";
+        return Create(version, new FaultCode("Sender", new FaultCode("DeserializationFailed", DispatcherNamespace)), reason, null, null);
+    }
+
+    /// <summary>A receiver fault saying the request exceeded the endpoint's MaxReceivedMessageSize.</summary>
+    public static Message QuotaExceeded(MessageVersion version, int maxReceivedMessageSize) =>
+        Create(
+            version,
+            new FaultCode("Receiver", new FaultCode("QuotaExceeded", DispatcherNamespace)),
+            $"The request exceeds the service's maximum message size quota ({maxReceivedMessageSize} bytes); "
+                + "raise MaxReceivedMessageSize on the service's binding.",
+            null,
+            null);
+
     /// <summary>Whether <paramref name="message"/> is a fault (built here or by the service).</summary>
     public static bool IsFault(Message message) => message.IsFault || message.Properties.ContainsKey(FaultMarker);
 

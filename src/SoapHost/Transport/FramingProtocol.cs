@@ -139,6 +139,25 @@ internal sealed class FramingReader(PipeReader input)
         }
     }
 
+    /// <summary>Skips <paramref name="count"/> bytes without keeping them.</summary>
+    public async ValueTask SkipAsync(long count, CancellationToken cancellationToken)
+    {
+        while (count > 0)
+        {
+            ReadResult result = await input.ReadAsync(cancellationToken).ConfigureAwait(false);
+            ReadOnlySequence<byte> buffer = result.Buffer;
+            if (buffer.IsEmpty && result.IsCompleted)
+            {
+                input.AdvanceTo(buffer.End);
+                throw new InvalidDataException("The connection ended inside a record.");
+            }
+
+            long take = Math.Min(buffer.Length, count);
+            count -= take;
+            input.AdvanceTo(buffer.GetPosition(take));
+        }
+    }
+
     /// <summary>Reads a size-prefixed UTF-8 string of at most <see cref="FramingProtocol.MaxPreambleStringLength"/> bytes.</summary>
     public async ValueTask<string> ReadStringAsync(CancellationToken cancellationToken)
     {

@@ -31,8 +31,13 @@ internal sealed partial class NetTcpSession(
                     if (size > endpoint.MaxReceivedMessageSize)
                     {
                         LogMessageTooLarge(logger, endpoint.Path, size, endpoint.MaxReceivedMessageSize);
-                        await WriteFaultRecordAsync(FramingProtocol.MaxMessageSizeExceededFault).ConfigureAwait(false);
-                        return;
+                        if (!await TryFaultOversizedAsync(reader, size, aborted).ConfigureAwait(false))
+                        {
+                            await WriteFaultRecordAsync(FramingProtocol.MaxMessageSizeExceededFault).ConfigureAwait(false);
+                            return;
+                        }
+
+                        break;
                     }
 
                     byte[] buffer = buffers.TakeBuffer(size);
@@ -61,6 +66,37 @@ internal sealed partial class NetTcpSession(
                     throw new InvalidDataException($"Unexpected record type 0x{record:X2} in a duplex session.");
             }
         }
+    }
+
+    /// <summary>
+    /// Answers a message over MaxReceivedMessageSize with a SOAP fault correlated to its MessageId, read from the
+    /// headers in its first MaxReceivedMessageSize bytes; the rest is skipped unread. A framing fault record alone
+    /// leaves the WCF client waiting for its reply until the send timeout.
+    /// </summary>
+    private async Task<bool> TryFaultOversizedAsync(FramingReader reader, int size, CancellationToken aborted)
+    {
+        int kept = endpoint.MaxReceivedMessageSize;
+        byte[] head = buffers.TakeBuffer(kept);
+        await reader.ReadExactlyAsync(head, kept, aborted).ConfigureAwait(false);
+        await reader.SkipAsync(size - kept, aborted).ConfigureAwait(false);
+        System.Xml.UniqueId? messageId;
+        try
+        {
+            using Message partial = encoder.ReadMessage(new ArraySegment<byte>(head, 0, kept), buffers, contentType);
+            messageId = partial.Headers.MessageId;
+        }
+        catch (Exception e) when (e is System.Xml.XmlException or InvalidDataException or System.ServiceModel.CommunicationException)
+        {
+            return false;
+        }
+
+        if (messageId is null)
+        {
+            return false;
+        }
+
+        await WriteReplyAsync(Dispatch.ContractDispatcher.CreateQuotaFault(encoder.MessageVersion, messageId, kept)).ConfigureAwait(false);
+        return true;
     }
 
     private void Track(Task task)
