@@ -84,7 +84,7 @@ internal sealed partial class HttpSoapHandler(IReadOnlyDictionary<string, SoapEn
         }
 
         ArraySegment<byte> data;
-        bool isFault = Dispatch.SoapFaults.IsFault(reply);
+        bool isFault = reply.IsFault;
         try
         {
             data = encoder.WriteMessage(reply, int.MaxValue, buffers, 0);
