@@ -10,7 +10,7 @@ namespace Surrogate.SoapHost;
 /// </summary>
 public sealed class SoapServiceHostBuilder
 {
-    private readonly Dictionary<Type, Func<object>> services = [];
+    private readonly Dictionary<Type, ServiceInstances> services = [];
     private readonly List<EndpointRegistration> endpoints = [];
 
     internal SoapServiceHostBuilder()
@@ -39,16 +39,19 @@ public sealed class SoapServiceHostBuilder
         where TContract : class
     {
         ArgumentNullException.ThrowIfNull(instance);
-        services[typeof(TContract)] = () => instance;
+        services[typeof(TContract)] = new ServiceInstances(() => instance, PerCall: false);
         return this;
     }
 
-    /// <summary>Serves <typeparamref name="TContract"/> with a new instance from <paramref name="factory"/> per call.</summary>
+    /// <summary>
+    /// Serves <typeparamref name="TContract"/> with a new instance from <paramref name="factory"/> per call; the host
+    /// disposes each instance (<see cref="IAsyncDisposable"/> or <see cref="IDisposable"/>) after its call.
+    /// </summary>
     public SoapServiceHostBuilder AddService<TContract>(Func<TContract> factory)
         where TContract : class
     {
         ArgumentNullException.ThrowIfNull(factory);
-        services[typeof(TContract)] = factory;
+        services[typeof(TContract)] = new ServiceInstances(factory, PerCall: true);
         return this;
     }
 
@@ -69,9 +72,9 @@ public sealed class SoapServiceHostBuilder
         where TContract : class =>
         AddEndpoint(typeof(TContract), path, binding, "http");
 
-    internal Func<object> ServiceFor(Type contract) =>
-        services.TryGetValue(contract, out Func<object>? factory)
-            ? factory
+    internal ServiceInstances ServiceFor(Type contract) =>
+        services.TryGetValue(contract, out ServiceInstances? instances)
+            ? instances
             : throw new InvalidOperationException($"No service was added for contract '{contract.FullName}'; call AddService first.");
 
     private SoapServiceHostBuilder AddEndpoint(Type contract, string path, Binding binding, string scheme)
@@ -92,6 +95,8 @@ public sealed class SoapServiceHostBuilder
         endpoints.Add(new EndpointRegistration(contract, normalized, binding, scheme));
         return this;
     }
+
+    internal sealed record ServiceInstances(Func<object> Create, bool PerCall);
 
     internal sealed record EndpointRegistration(Type Contract, string Path, Binding Binding, string Scheme);
 }

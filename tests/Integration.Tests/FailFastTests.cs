@@ -24,6 +24,15 @@ public sealed class FailFastTests(HostFixture fixture) : IClassFixture<HostFixtu
     }
 
     [Fact]
+    public async Task Streamed_tcp_client_gets_a_framing_fault()
+    {
+        // Streamed transfer uses the singleton-unsized framing mode, which the host does not serve.
+        var streamed = (NetTcpBinding)Bindings.Create("tcp");
+        streamed.TransferMode = TransferMode.Streamed;
+        await AssertFailsQuickly<CommunicationException>(streamed, fixture.Host.GetEndpointAddress("/tcp"));
+    }
+
+    [Fact]
     public async Task Tcp_client_dialling_an_unknown_path_gets_endpoint_not_found()
     {
         var address = new UriBuilder(fixture.Host.GetEndpointAddress("/tcp")) { Path = "/nowhere" }.Uri;
