@@ -1,0 +1,169 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace Surrogate.Perf.Harness.Hosting;
+
+/// <summary>
+/// A child process running this same harness executable with a verb (<c>serve</c> or <c>client</c>), pinned to one
+/// core with taskset when available, spoken to by lines on stdin/stdout.
+/// </summary>
+public sealed class ChildProcess : IAsyncDisposable
+{
+    private readonly Process process;
+    private readonly StringBuilder errors = new();
+
+    private ChildProcess(Process process, string role, int? core)
+    {
+        this.process = process;
+        Role = role;
+        Core = core;
+    }
+
+    public string Role { get; }
+
+    public int? Core { get; }
+
+    public int Id => process.Id;
+
+    /// <summary>Starts <c>Harness verb</c>; <paramref name="core"/> pins it when taskset exists.</summary>
+    public static ChildProcess Start(string verb, string role, int? core)
+    {
+        var (harness, harnessArgs) = SelfCommand();
+        var info = new ProcessStartInfo
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            StandardOutputEncoding = Encoding.UTF8,
+        };
+        if (core is { } c)
+        {
+            info.FileName = Pinning.TasksetPath!;
+            info.ArgumentList.Add("-c");
+            info.ArgumentList.Add(c.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            info.ArgumentList.Add(harness);
+        }
+        else
+        {
+            info.FileName = harness;
+        }
+
+        foreach (string a in harnessArgs)
+        {
+            info.ArgumentList.Add(a);
+        }
+
+        info.ArgumentList.Add(verb);
+        // Children inherit nothing that changes the runtime's behaviour from the driver's environment.
+        info.Environment["DOTNET_gcServer"] = "0";
+        var process = Process.Start(info) ?? throw new InvalidOperationException($"Could not start the {role} process.");
+        var child = new ChildProcess(process, role, core);
+        process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+            {
+                lock (child.errors)
+                {
+                    child.errors.AppendLine(e.Data);
+                }
+            }
+        };
+        process.BeginErrorReadLine();
+        return child;
+    }
+
+    public async Task SendAsync(string line)
+    {
+        await process.StandardInput.WriteLineAsync(line);
+        await process.StandardInput.FlushAsync();
+    }
+
+    /// <summary>Reads lines until one starts with <paramref name="prefix"/>; other lines go to <paramref name="onOther"/>.</summary>
+    public async Task<string> ExpectAsync(string prefix, TimeSpan timeout, Action<string>? onOther = null)
+    {
+        using var cts = new CancellationTokenSource(timeout);
+        while (true)
+        {
+            string? line;
+            try
+            {
+                line = await process.StandardOutput.ReadLineAsync(cts.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                throw new InvalidOperationException($"The {Role} process did not answer '{prefix}' within {timeout.TotalSeconds:0} s.{ErrorTail()}");
+            }
+
+            if (line is null)
+            {
+                await process.WaitForExitAsync(CancellationToken.None);
+                throw new InvalidOperationException($"The {Role} process exited (code {process.ExitCode}) before answering '{prefix}'.{ErrorTail()}");
+            }
+
+            if (line.StartsWith(prefix, StringComparison.Ordinal))
+            {
+                return line[prefix.Length..].Trim();
+            }
+
+            if (line.StartsWith("ERROR", StringComparison.Ordinal))
+            {
+                // The details follow on stderr; give them a moment to arrive.
+                await Task.Delay(TimeSpan.FromMilliseconds(300), CancellationToken.None);
+                throw new InvalidOperationException($"The {Role} process reported: {line}{ErrorTail()}");
+            }
+
+            onOther?.Invoke(line);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!process.HasExited)
+        {
+            try
+            {
+                await SendAsync("QUIT");
+                using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+                await process.WaitForExitAsync(cts.Token);
+            }
+            catch (Exception e) when (e is IOException or OperationCanceledException or InvalidOperationException)
+            {
+                process.Kill(entireProcessTree: true);
+            }
+        }
+
+        process.Dispose();
+    }
+
+    private string ErrorTail()
+    {
+        lock (errors)
+        {
+            string text = errors.ToString().Trim();
+            return text.Length == 0 ? string.Empty : Environment.NewLine + "Its stderr:" + Environment.NewLine + text[Math.Max(0, text.Length - 4000)..];
+        }
+    }
+
+    /// <summary>How to start this executable again: the apphost, or <c>dotnet Harness.dll</c>.</summary>
+    private static (string FileName, string[] Args) SelfCommand()
+    {
+        string path = Environment.ProcessPath ?? throw new InvalidOperationException("The process path is unknown.");
+        return Path.GetFileNameWithoutExtension(path).Equals("dotnet", StringComparison.OrdinalIgnoreCase)
+            ? (path, [typeof(ChildProcess).Assembly.Location])
+            : (path, []);
+    }
+}
+
+/// <summary>Pins server and client to different cores on machines with at least two, via taskset.</summary>
+public static class Pinning
+{
+    public static string? TasksetPath { get; } =
+        new[] { "/usr/bin/taskset", "/bin/taskset" }.FirstOrDefault(File.Exists);
+
+    public static bool Available => TasksetPath is not null && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux();
+
+    public static string Describe(bool enabled) => enabled && Available
+        ? "server on core 0, client on core 1 (taskset)"
+        : Available ? "off (--no-pin)" : "off (taskset unavailable or fewer than 2 cores)";
+}

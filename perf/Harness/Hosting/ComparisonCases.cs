@@ -1,0 +1,76 @@
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using Surrogate.Perf.Scenarios;
+
+namespace Surrogate.Perf.Harness.Hosting;
+
+/// <summary>One side-by-side contender: which server endpoint it calls and how its client is made.</summary>
+public sealed record ComparisonCase(string Name, string Label, string Endpoint, bool UsesScenario, Func<Uri, ICaseClient> CreateClient);
+
+/// <summary>A connected client for one case; <see cref="Call"/> makes one request and returns the rows received.</summary>
+public interface ICaseClient : IDisposable
+{
+    int Call(string scenario);
+}
+
+/// <summary>The cases of the comparison, in report order; the first is the baseline every ratio is taken against.</summary>
+public static class ComparisonCases
+{
+    public const string Baseline = "nettcp-binary";
+    public const string ObjectsScenario = "objects-10000";
+    public const int ObjectCount = 10_000;
+
+    public static IReadOnlyList<ComparisonCase> All { get; } =
+    [
+        new(Baseline, "DataSet, NetTcp binary (baseline)", ServerEndpoints.NetTcpPlain, true,
+            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
+        new("nettcp-surrogate", "[DataSetSurrogate], NetTcp binary", ServerEndpoints.NetTcpSurrogate, true,
+            uri => new WcfCaseClient<ISurrogateComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
+        new("basichttp-text", "DataSet, BasicHttp text", ServerEndpoints.BasicHttpPlain, true,
+            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.BasicHttp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
+        new("objects", "10,000 SmallObject, NetTcp binary", ServerEndpoints.NetTcpPlain, false,
+            uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, _) => c.GetObjects(ObjectCount).Length)),
+    ];
+
+    public static ComparisonCase Get(string name) =>
+        All.FirstOrDefault(c => c.Name == name) ?? throw new ArgumentException($"Unknown case '{name}'.", nameof(name));
+}
+
+/// <summary>A real WCF client: one opened factory and channel reused for every call, as a long-lived client would.</summary>
+public sealed class WcfCaseClient<TContract> : ICaseClient
+{
+    private readonly ChannelFactory<TContract> factory;
+    private readonly TContract channel;
+    private readonly Func<TContract, string, int> call;
+
+    public WcfCaseClient(Binding binding, Uri address, Func<TContract, string, int> call)
+    {
+        factory = new ChannelFactory<TContract>(binding, new EndpointAddress(address));
+        factory.Open();
+        channel = factory.CreateChannel();
+        ((IClientChannel)channel!).Open();
+        this.call = call;
+    }
+
+    public int Call(string scenario) => call(channel, scenario);
+
+    public void Dispose()
+    {
+        var client = (IClientChannel)channel!;
+        try
+        {
+            client.Close();
+            factory.Close();
+        }
+        catch (CommunicationException)
+        {
+            client.Abort();
+            factory.Abort();
+        }
+        catch (TimeoutException)
+        {
+            client.Abort();
+            factory.Abort();
+        }
+    }
+}

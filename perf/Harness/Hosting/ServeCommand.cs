@@ -1,0 +1,75 @@
+using System.Text.Json;
+using Surrogate.Perf.Harness.Measurement;
+using Surrogate.SoapHost;
+
+namespace Surrogate.Perf.Harness.Hosting;
+
+/// <summary>Endpoint keys the server announces and clients look up.</summary>
+public static class ServerEndpoints
+{
+    public const string NetTcpPlain = "nettcp-plain";
+    public const string NetTcpSurrogate = "nettcp-surrogate";
+    public const string BasicHttpPlain = "basichttp-plain";
+}
+
+/// <summary>
+/// The server process (<c>Harness serve</c>): hosts every endpoint on 127.0.0.1, prints <c>LISTENING {json}</c>,
+/// then answers control lines on stdin: <c>PRELOAD a,b</c> builds scenarios, <c>STATS</c> prints the process's
+/// own counters, <c>QUIT</c> (or end of input) stops it.
+/// </summary>
+public static class ServeCommand
+{
+    public static async Task<int> RunAsync()
+    {
+        var cache = new ScenarioCache();
+        var service = new ComparisonService(cache);
+        await using var host = await SoapServiceHost.StartAsync(b => b
+            .AddService<IComparisonService>(service)
+            .AddService<ISurrogateComparisonService>(service)
+            .AddNetTcpEndpoint<IComparisonService>("/plain", ComparisonBindings.NetTcp())
+            .AddNetTcpEndpoint<ISurrogateComparisonService>("/surrogate", ComparisonBindings.NetTcp())
+            .AddHttpEndpoint<IComparisonService>("/plain/text", ComparisonBindings.BasicHttp()));
+
+        var endpoints = new Dictionary<string, string>
+        {
+            [ServerEndpoints.NetTcpPlain] = host.GetEndpointAddress("/plain").ToString(),
+            [ServerEndpoints.NetTcpSurrogate] = host.GetEndpointAddress("/surrogate").ToString(),
+            [ServerEndpoints.BasicHttpPlain] = host.GetEndpointAddress("/plain/text").ToString(),
+        };
+        Console.Out.WriteLine("LISTENING " + JsonSerializer.Serialize(endpoints));
+        Console.Out.Flush();
+
+        while (await Console.In.ReadLineAsync() is { } line)
+        {
+            string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
+            switch (parts[0])
+            {
+                case "PRELOAD":
+                    foreach (string scenario in parts[1].Split(',', StringSplitOptions.RemoveEmptyEntries))
+                    {
+                        cache.DataSet(scenario);
+                    }
+
+                    cache.Objects(ComparisonCases.ObjectCount);
+                    Reply("PRELOADED");
+                    break;
+                case "STATS":
+                    Reply("STATS " + JsonSerializer.Serialize(ProcessStats.Capture()));
+                    break;
+                case "QUIT":
+                    return 0;
+                default:
+                    Reply("ERROR unknown command " + parts[0]);
+                    break;
+            }
+        }
+
+        return 0;
+    }
+
+    private static void Reply(string line)
+    {
+        Console.Out.WriteLine(line);
+        Console.Out.Flush();
+    }
+}

@@ -1,0 +1,50 @@
+using System.Data;
+using System.Diagnostics;
+
+namespace Surrogate.Perf.Harness.Measurement;
+
+/// <summary>
+/// Times building a scenario's DataSet from plain arrays (schema cloned, rows loaded with LoadDataRow as
+/// Unchanged): the work any deserializer must do at least once per call, so it floors the surrogate's time.
+/// </summary>
+public static class BuildFloorMeter
+{
+    public static BuildFloor Measure(string scenario, DataSet source, double seconds, int minIterations)
+    {
+        var values = source.Tables.Cast<DataTable>()
+            .Select(t => t.Rows.Cast<DataRow>().Select(r => r.ItemArray).ToArray())
+            .ToArray();
+        int rows = values.Sum(t => t.Length);
+
+        Build(source, values);
+        var times = new List<double>();
+        var total = Stopwatch.StartNew();
+        while (times.Count < minIterations || total.Elapsed.TotalSeconds < seconds)
+        {
+            long start = Stopwatch.GetTimestamp();
+            GC.KeepAlive(Build(source, values));
+            times.Add(Stopwatch.GetElapsedTime(start).TotalMilliseconds);
+        }
+
+        times.Sort();
+        return new BuildFloor(scenario, rows, times[times.Count / 2], times[0], times.Count);
+    }
+
+    private static DataSet Build(DataSet schema, object?[][][] values)
+    {
+        DataSet copy = schema.Clone();
+        for (int t = 0; t < values.Length; t++)
+        {
+            DataTable table = copy.Tables[t];
+            table.BeginLoadData();
+            foreach (object?[] row in values[t])
+            {
+                table.LoadDataRow(row, fAcceptChanges: true);
+            }
+
+            table.EndLoadData();
+        }
+
+        return copy;
+    }
+}

@@ -1,0 +1,141 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text.Json;
+using Surrogate.Perf.Harness.Hosting;
+
+namespace Surrogate.Perf.Harness.Measurement;
+
+/// <summary>
+/// The client process (<c>Harness client</c>). For each <c>CELL {json}</c> line: connect, warm up, count bytes in a
+/// separate pass through a relay, print <c>READY</c>, wait for <c>GO</c> (the driver starts traces and snapshots the
+/// server meanwhile), run the measured closed loop printing <c>PROGRESS calls seconds</c>, and print
+/// <c>RESULT {json}</c>. <c>FLOOR {json}</c> measures the build floor of a scenario.
+/// </summary>
+public static class ClientCommand
+{
+    private static readonly ScenarioCache Cache = new();
+
+    /// <summary>
+    /// Synchronous on purpose: every cell runs on the main thread, so the measured loop never ends up running inside
+    /// some thread-pool continuation (which would also muddle the traces' stacks).
+    /// </summary>
+    public static int Run()
+    {
+        Reply("CLIENT-READY");
+        while (Console.In.ReadLine() is { } line)
+        {
+            string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
+            try
+            {
+                switch (parts[0])
+                {
+                    case "CELL":
+                        RunCell(JsonSerializer.Deserialize<CellSpec>(parts[1])!);
+                        break;
+                    case "FLOOR":
+                        var floor = JsonSerializer.Deserialize<FloorSpec>(parts[1])!;
+                        Reply("FLOOR " + JsonSerializer.Serialize(BuildFloorMeter.Measure(floor.Scenario, Cache.DataSet(floor.Scenario), floor.Seconds, floor.MinIterations)));
+                        break;
+                    case "QUIT":
+                        return 0;
+                    default:
+                        Reply("ERROR unknown command " + parts[0]);
+                        break;
+                }
+            }
+            catch (Exception e)
+            {
+                Reply("ERROR " + e.GetType().Name + ": " + e.Message.ReplaceLineEndings(" "));
+                Console.Error.WriteLine(e.ToString());
+            }
+        }
+
+        return 0;
+    }
+
+    private static void RunCell(CellSpec spec)
+    {
+        ComparisonCase comparison = ComparisonCases.Get(spec.Case);
+        var address = new Uri(spec.Address);
+        using ICaseClient client = comparison.CreateClient(address);
+
+        int rows = client.Call(spec.Scenario);
+        if (rows <= 0)
+        {
+            throw new InvalidOperationException($"{spec.Case}/{spec.Scenario} returned no rows.");
+        }
+
+        var warmup = Stopwatch.StartNew();
+        for (int i = 1; i < spec.WarmupCalls || warmup.Elapsed.TotalSeconds < spec.WarmupSeconds; i++)
+        {
+            client.Call(spec.Scenario);
+        }
+
+        var (requestBytes, responseBytes) = CountBytes(comparison, address, spec);
+
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Reply("READY");
+        string? go = Console.In.ReadLine();
+        if (go != "GO")
+        {
+            throw new InvalidOperationException($"Expected GO, got '{go}'.");
+        }
+
+        var recorder = new LatencyRecorder();
+        ProcessStats before = ProcessStats.Capture();
+        var clock = Stopwatch.StartNew();
+        double nextProgress = 0.25;
+        while (recorder.Count < spec.MaxCalls && (recorder.Count < spec.MinCalls || clock.Elapsed.TotalSeconds < spec.MeasureSeconds))
+        {
+            long start = Stopwatch.GetTimestamp();
+            client.Call(spec.Scenario);
+            recorder.Record(Stopwatch.GetTimestamp() - start);
+            if (clock.Elapsed.TotalSeconds >= nextProgress)
+            {
+                Reply($"PROGRESS {recorder.Count} {clock.Elapsed.TotalSeconds:F2}");
+                nextProgress += 0.25;
+            }
+        }
+
+        double elapsed = clock.Elapsed.TotalSeconds;
+        ProcessStats cost = ProcessStats.Capture().Minus(before);
+        using var hgrm = new StringWriter();
+        recorder.WriteDistribution(hgrm);
+        var result = new ClientCellResult(recorder.Count, elapsed, rows, recorder.Summarize(), requestBytes, responseBytes, cost, hgrm.ToString());
+        Reply("RESULT " + JsonSerializer.Serialize(result));
+    }
+
+    /// <summary>
+    /// Counts bytes at the socket: a second client of the same case connects through a loopback relay; after one
+    /// call (connection setup, WCF session preamble) the relay's counters are read around N further calls.
+    /// </summary>
+    private static (double Request, double Response) CountBytes(ComparisonCase comparison, Uri address, CellSpec spec)
+    {
+        var relay = new ByteCountingRelay(new IPEndPoint(IPAddress.Loopback, address.Port));
+        try
+        {
+            using ICaseClient counted = comparison.CreateClient(relay.Rewrite(address));
+            counted.Call(spec.Scenario);
+            long sent = relay.BytesSent, received = relay.BytesReceived;
+            for (int i = 0; i < spec.ByteCalls; i++)
+            {
+                counted.Call(spec.Scenario);
+            }
+
+            // The response is fully read before a call returns, so the counters already hold every byte of these calls.
+            return ((relay.BytesSent - sent) / (double)spec.ByteCalls, (relay.BytesReceived - received) / (double)spec.ByteCalls);
+        }
+        finally
+        {
+            relay.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    private static void Reply(string line)
+    {
+        Console.Out.WriteLine(line);
+        Console.Out.Flush();
+    }
+}

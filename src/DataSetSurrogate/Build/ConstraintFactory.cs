@@ -1,0 +1,97 @@
+using System.Data;
+using Surrogate.Schema;
+
+namespace Surrogate.Build;
+
+/// <summary>
+/// Adds what needs every row and table first: unique constraints (names and primary-key flag kept), then foreign
+/// keys with their rules, then relations (linked to the existing constraints), then expressions and read-only flags.
+/// Anything the target already declares under the same name is left as the target has it.
+/// </summary>
+internal static class ConstraintFactory
+{
+    public static void AddUniques(TableLoader loader)
+    {
+        foreach (var unique in loader.Model.Uniques)
+        {
+            var table = loader.Table;
+            if (table.Constraints.Contains(unique.Name))
+            {
+                continue;
+            }
+
+            var constraint = new UniqueConstraint(unique.Name, loader.TargetColumns(unique.Columns), unique.IsPrimaryKey);
+            ExtendedPropertiesCodec.Apply(constraint.ExtendedProperties, unique.ExtendedProperties);
+            table.Constraints.Add(constraint);
+        }
+    }
+
+    public static void AddForeignKeys(List<TableLoader> tables, List<ForeignKeyModel> foreignKeys)
+    {
+        foreach (var model in foreignKeys)
+        {
+            var child = Table(tables, model.ChildTable);
+            var parent = Table(tables, model.ParentTable);
+            if (child.Table.Constraints.Contains(model.Name))
+            {
+                continue;
+            }
+
+            var fk = new ForeignKeyConstraint(model.Name, parent.TargetColumns(model.ParentColumns), child.TargetColumns(model.ChildColumns))
+            {
+                DeleteRule = model.DeleteRule,
+                UpdateRule = model.UpdateRule,
+                AcceptRejectRule = model.AcceptRejectRule,
+            };
+            ExtendedPropertiesCodec.Apply(fk.ExtendedProperties, model.ExtendedProperties);
+            child.Table.Constraints.Add(fk);
+        }
+    }
+
+    public static void AddRelations(DataSet dataSet, List<TableLoader> tables, List<RelationModel> relations)
+    {
+        foreach (var model in relations)
+        {
+            if (dataSet.Relations.Contains(model.Name))
+            {
+                continue;
+            }
+
+            var parent = Table(tables, model.ParentTable).TargetColumns(model.ParentColumns);
+            var child = Table(tables, model.ChildTable).TargetColumns(model.ChildColumns);
+            var relation = new DataRelation(model.Name, parent, child, model.CreateConstraints);
+            ExtendedPropertiesCodec.Apply(relation.ExtendedProperties, model.ExtendedProperties);
+            dataSet.Relations.Add(relation);
+            if (model.Nested)
+            {
+                relation.Nested = true;
+            }
+        }
+    }
+
+    public static void ApplyDeferredColumns(TableLoader loader)
+    {
+        for (var i = 0; i < loader.Model.Columns.Count; i++)
+        {
+            var model = loader.Model.Columns[i];
+            var column = loader.TargetColumn(i);
+            if (model.Expression is not null)
+            {
+                column.Expression = model.Expression;
+            }
+
+            if (model.ReadOnly && !column.ReadOnly)
+            {
+                column.ReadOnly = true;
+            }
+        }
+
+        if (loader.Model.DisplayExpression.Length > 0)
+        {
+            loader.Table.DisplayExpression = loader.Model.DisplayExpression;
+        }
+    }
+
+    private static TableLoader Table(List<TableLoader> tables, int index) =>
+        (uint)index < (uint)tables.Count ? tables[index] : Throw.Invalid<TableLoader>($"The payload refers to table {index}, which it does not hold.");
+}

@@ -1,0 +1,265 @@
+using System.Data;
+using Surrogate.Schema;
+
+namespace Surrogate.Build;
+
+/// <summary>
+/// Builds the result from decoded schemas and row blocks. Tables the target declares (typed DataSets, caller-made tables) are used
+/// as they are: their types, constraints and relations decide. Anything the target lacks is created from the payload.
+/// Constraints, relations, read-only flags and expressions are applied after every row is in; then
+/// EnforceConstraints is restored, which validates once (and throws ConstraintException as DataSet XML does).
+/// </summary>
+internal sealed class DataSetBuilder
+{
+    private readonly DataSet? _dataSet;
+    private readonly DataTable? _standalone;
+    private readonly SurrogateOptions _options;
+    private readonly List<TableLoader> _tables = [];
+    private readonly List<(ForeignKeyConstraint Fk, Rule Delete, Rule Update, AcceptRejectRule Accept)> _suspendedRules = [];
+    private readonly List<(DataColumn Column, string Expression, bool ReadOnly)> _suspendedColumns = [];
+    private HeaderModel? _header;
+    private TableLoader? _current;
+    private long _rows;
+
+    /// <summary>Builds into a DataSet (fresh, typed, or the caller's).</summary>
+    public DataSetBuilder(DataSet dataSet, SurrogateOptions options)
+    {
+        _dataSet = dataSet;
+        _options = options;
+        foreach (DataTable table in dataSet.Tables)
+        {
+            Suspend(table);
+        }
+
+        dataSet.EnforceConstraints = false;
+    }
+
+    /// <summary>Builds one table outside any DataSet (fresh or the caller's).</summary>
+    public DataSetBuilder(DataTable table, SurrogateOptions options)
+    {
+        _standalone = table;
+        _options = options;
+        Suspend(table);
+    }
+
+    /// <summary>The payload's length, which bounds how much storage a size hint may reserve.</summary>
+    public long PayloadBytes { get; set; }
+
+    public long RowBudget => _options.MaxRows - _rows;
+
+    public int TableCount => _tables.Count;
+
+    public TableLoader? Current => _current;
+
+    public void OnHeader(HeaderModel header)
+    {
+        _header = header;
+        if (_dataSet is null)
+        {
+            return;
+        }
+
+        _dataSet.DataSetName = header.DataSetName;
+        _dataSet.Namespace = header.Namespace;
+        _dataSet.Prefix = header.Prefix;
+        _dataSet.CaseSensitive = header.CaseSensitive;
+        if (header.Locale is not null)
+        {
+            _dataSet.Locale = TableFactory.Culture(header.Locale);
+        }
+
+        ExtendedPropertiesCodec.Apply(_dataSet.ExtendedProperties, header.ExtendedProperties);
+    }
+
+    public void OnTable(TableModel model)
+    {
+        _current?.EndLoad();
+        if (_tables.Count >= _options.MaxTables)
+        {
+            Throw.Limit("tables", _tables.Count + 1, _options.MaxTables);
+        }
+
+        DataTable table;
+        bool created;
+        if (_standalone is not null)
+        {
+            if (_tables.Count > 0)
+            {
+                Throw.Invalid("The payload holds more than one table; a single table was expected.");
+            }
+
+            table = _standalone;
+            created = table.Columns.Count == 0;
+            if (created)
+            {
+                ApplyStandaloneTable(table, model, _header);
+            }
+        }
+        else
+        {
+            var existing = FindDeclaredTable(_dataSet!, model);
+            created = existing is null;
+            table = existing ?? TableFactory.CreateTable(model, _dataSet);
+        }
+
+        if (table.Rows.Count > 0)
+        {
+            Throw.Invalid($"The target table '{table.TableName}' already has rows; it must be empty.");
+        }
+
+        try
+        {
+            _current = new TableLoader(table, model, created, _options);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw DataSetSurrogateException.Wrap(ex, model.Name, null, null);
+        }
+
+        _tables.Add(_current);
+        _current.BeginLoad(PayloadBytes);
+    }
+
+    public void AddRows(int count) => _rows += count;
+
+    public void Complete(TailModel? tail)
+    {
+        _current?.EndLoad();
+        _current = null;
+        foreach (var loader in _tables)
+        {
+            if (loader.Created)
+            {
+                ConstraintFactory.AddUniques(loader);
+            }
+        }
+
+        if (tail is not null)
+        {
+            ConstraintFactory.AddForeignKeys(_tables, tail.ForeignKeys);
+            if (_dataSet is not null)
+            {
+                ConstraintFactory.AddRelations(_dataSet, _tables, tail.Relations);
+            }
+        }
+
+        foreach (var loader in _tables)
+        {
+            if (loader.Created)
+            {
+                ConstraintFactory.ApplyDeferredColumns(loader);
+            }
+        }
+
+        Resume();
+        if (_dataSet is not null)
+        {
+            _dataSet.EnforceConstraints = _header?.EnforceConstraints ?? true;
+        }
+    }
+
+    /// <summary>Leaves the target empty after a failed load (its rows are cleared; the exception is the caller's).</summary>
+    public void Abandon()
+    {
+        try
+        {
+            _dataSet?.Clear();
+            _standalone?.Clear();
+        }
+        catch (Exception ex) when (ex is ConstraintException or InvalidOperationException or ArgumentException)
+        {
+            // A half-built target may refuse Clear; the caller gets the original failure either way.
+        }
+    }
+
+    // A declared table matches by name and namespace, or by name alone if that is unambiguous and not yet loaded.
+    private DataTable? FindDeclaredTable(DataSet dataSet, TableModel model)
+    {
+        if (dataSet.Tables.Contains(model.Name, model.Namespace))
+        {
+            return dataSet.Tables[model.Name, model.Namespace];
+        }
+
+        DataTable? byName = null;
+        foreach (DataTable table in dataSet.Tables)
+        {
+            if (string.Equals(table.TableName, model.Name, StringComparison.Ordinal))
+            {
+                if (byName is not null)
+                {
+                    return null;
+                }
+
+                byName = table;
+            }
+        }
+
+        return byName is not null && !_tables.Exists(t => ReferenceEquals(t.Table, byName)) ? byName : null;
+    }
+
+    // A table taken out of a DataSet payload inherits the DataSet's case sensitivity and locale unless it set its own.
+    private static void ApplyStandaloneTable(DataTable table, TableModel model, HeaderModel? header)
+    {
+        table.TableName = model.Name;
+        table.Namespace = model.Namespace;
+        table.Prefix = model.Prefix;
+        // Set only where the table's default differs (setting marks the value explicit).
+        if ((model.CaseSensitive ?? header?.CaseSensitive) is bool caseSensitive && table.CaseSensitive != caseSensitive)
+        {
+            table.CaseSensitive = caseSensitive;
+        }
+
+        if ((model.Locale ?? header?.Locale) is string locale && !string.Equals(table.Locale.Name, locale, StringComparison.Ordinal))
+        {
+            table.Locale = TableFactory.Culture(locale);
+        }
+
+        ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
+    }
+
+    // A declared table keeps its own rules, read-only flags and expressions; they are lifted during the load (so
+    // cascades and recomputation cannot touch rows as they arrive) and put back at the end.
+    private void Suspend(DataTable table)
+    {
+        foreach (Constraint constraint in table.Constraints)
+        {
+            if (constraint is ForeignKeyConstraint fk)
+            {
+                _suspendedRules.Add((fk, fk.DeleteRule, fk.UpdateRule, fk.AcceptRejectRule));
+                fk.DeleteRule = Rule.None;
+                fk.UpdateRule = Rule.None;
+                fk.AcceptRejectRule = AcceptRejectRule.None;
+            }
+        }
+
+        foreach (DataColumn column in table.Columns)
+        {
+            if (column.Expression.Length > 0 || column.ReadOnly)
+            {
+                _suspendedColumns.Add((column, column.Expression, column.ReadOnly));
+                column.Expression = "";
+                column.ReadOnly = false;
+            }
+        }
+    }
+
+    private void Resume()
+    {
+        foreach (var (fk, delete, update, accept) in _suspendedRules)
+        {
+            fk.DeleteRule = delete;
+            fk.UpdateRule = update;
+            fk.AcceptRejectRule = accept;
+        }
+
+        foreach (var (column, expression, readOnly) in _suspendedColumns)
+        {
+            if (expression.Length > 0)
+            {
+                column.Expression = expression;
+            }
+
+            column.ReadOnly = readOnly;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+using System.Data;
+using System.Globalization;
+using Surrogate.Columns;
+using Surrogate.Schema;
+
+namespace Surrogate.Build;
+
+/// <summary>Creates tables and columns from the payload's schema (for targets that do not declare them).</summary>
+internal static class TableFactory
+{
+    public static DataTable CreateTable(TableModel model, DataSet? dataSet)
+    {
+        var table = new DataTable(model.Name);
+        if (dataSet is null || !string.Equals(model.Namespace, dataSet.Namespace, StringComparison.Ordinal))
+        {
+            table.Namespace = model.Namespace;
+        }
+
+        if (dataSet is null || !string.Equals(model.Prefix, dataSet.Prefix, StringComparison.Ordinal))
+        {
+            table.Prefix = model.Prefix;
+        }
+
+        ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
+        dataSet?.Tables.Add(table);
+        // Set only where inheritance from the DataSet would not already give the value (setting marks it explicit).
+        if (model.CaseSensitive is bool caseSensitive && table.CaseSensitive != caseSensitive)
+        {
+            table.CaseSensitive = caseSensitive;
+        }
+
+        if (model.Locale is not null && !string.Equals(table.Locale.Name, model.Locale, StringComparison.Ordinal))
+        {
+            table.Locale = Culture(model.Locale);
+        }
+
+        return table;
+    }
+
+    public static DataColumn AddColumn(DataTable table, ColumnModel model, SurrogateOptions options)
+    {
+        var codec = Codec(model, options);
+        var column = new DataColumn(model.Name, codec.ClrType);
+        if (model.DateTimeMode is DataSetDateTime mode)
+        {
+            column.DateTimeMode = mode;
+        }
+
+        column.AllowDBNull = model.AllowDBNull;
+        if (model.MaxLength >= 0)
+        {
+            column.MaxLength = model.MaxLength;
+        }
+
+        if (model.Caption is not null)
+        {
+            column.Caption = model.Caption;
+        }
+
+        column.ColumnMapping = model.ColumnMapping;
+        if (model.AutoIncrement)
+        {
+            column.AutoIncrement = true;
+            column.AutoIncrementSeed = model.AutoIncrementSeed;
+            column.AutoIncrementStep = model.AutoIncrementStep;
+        }
+
+        if (model.DefaultValue is not null)
+        {
+            column.DefaultValue = codec.ClrType.IsEnum && model.DefaultValue is long number ? Enum.ToObject(codec.ClrType, number) : model.DefaultValue;
+        }
+
+        if (model.Namespace is not null)
+        {
+            column.Namespace = model.Namespace;
+        }
+
+        if (model.Prefix is not null)
+        {
+            column.Prefix = model.Prefix;
+        }
+
+        ExtendedPropertiesCodec.Apply(column.ExtendedProperties, model.ExtendedProperties);
+        table.Columns.Add(column);
+        return column;
+    }
+
+    public static CultureInfo Culture(string name)
+    {
+        try
+        {
+            return CultureInfo.GetCultureInfo(name);
+        }
+        catch (CultureNotFoundException ex)
+        {
+            throw new DataSetSurrogateException($"The payload names an unknown locale '{name}'.", ex);
+        }
+    }
+
+    private static ColumnCodec Codec(ColumnModel model, SurrogateOptions options)
+    {
+        if (model.Tag == TypeTag.Extension)
+        {
+            var extra = options.FindExtra(model.ExtensionKey!)
+                ?? Throw.Invalid<SurrogateColumnType>($"Column '{model.Name}' has extension type key '{model.ExtensionKey}', which SurrogateOptions.ExtraColumnTypes does not register.");
+            return ColumnCodecs.ForExtension(extra);
+        }
+
+        return ColumnCodecs.ForTag(model.Tag)
+            ?? Throw.Invalid<ColumnCodec>($"Column '{model.Name}' has unknown type tag {(int)model.Tag}.");
+    }
+}

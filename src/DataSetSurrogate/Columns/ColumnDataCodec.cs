@@ -1,0 +1,257 @@
+using System.Numerics;
+using ProtoBuf;
+using Surrogate.Wire;
+
+namespace Surrogate.Columns;
+
+/// <summary>
+/// Writes and reads the ColumnData message: null bitmap, then the value streams. Chooses per block whether integers
+/// are delta coded and whether strings are dictionary coded.
+/// </summary>
+internal static class ColumnDataCodec
+{
+    private const int DictionaryProbe = 64;
+
+    public static void Write(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
+    {
+        if (!nullBitmap.IsEmpty)
+        {
+            ProtoWrite.Bytes(ref state, DataField.NullBitmap, nullBitmap);
+        }
+
+        WriteStreams(ref state, ref packed, packedBuffer, values, allowChoices: true);
+    }
+
+    /// <summary>Writes the value streams shared by ColumnData and Value (same field numbers).</summary>
+    public static void WriteStreams(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ColumnValues values, bool allowChoices)
+    {
+        var ints = values.Ints;
+        if (allowChoices && DeltaPays(ints))
+        {
+            for (var i = ints.Length - 1; i > 0; i--)
+            {
+                ints[i] = unchecked(ints[i] - ints[i - 1]);
+            }
+
+            ProtoWrite.UInt(ref state, DataField.IntEncoding, (int)IntEncoding.Delta);
+        }
+
+        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.Ints, ints, zigzag: true);
+        if (values.FixedLength > 0)
+        {
+            ProtoWrite.Bytes(ref state, DataField.Fixed, values.Fixed);
+        }
+
+        if (!allowChoices || !TryWriteDictionary(ref state, ref packed, packedBuffer, values.Strings))
+        {
+            foreach (var s in values.Strings)
+            {
+                ProtoWrite.String(ref state, DataField.Strings, s);
+            }
+        }
+
+        foreach (var blob in values.Blobs)
+        {
+            ProtoWrite.Bytes(ref state, DataField.Blobs, blob);
+        }
+
+        foreach (var value in values.Values)
+        {
+            ProtoWrite.Bytes(ref state, DataField.Values, value);
+        }
+
+        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.Aux, values.Aux, zigzag: true);
+    }
+
+    /// <summary>Reads one field of the value streams into the cursor; false if the field is not a stream field.</summary>
+    public static bool ReadStreamField(ref ProtoReader.State state, int field, ColumnCursor cursor, int rows, SurrogateOptions options, ref bool delta, ref string[]? dictionary, ref long[] indexes, ref int indexCount)
+    {
+        switch (field)
+        {
+            case DataField.Ints:
+                ProtoRead.Packed(ref state, WireType.SignedVarint, ref cursor.IntBuffer, ref cursor.IntCount, rows, "integer values");
+                return true;
+            case DataField.IntEncoding:
+                delta = ProtoRead.Int32(ref state, 0, 1, "integer encoding") == (int)IntEncoding.Delta;
+                return true;
+            case DataField.Fixed:
+                cursor.FixedBuffer = ProtoRead.Bytes(ref state, checked(rows * 20), "fixed-width values");
+                return true;
+            case DataField.Strings:
+                Add(ref cursor.StringBuffer, ref cursor.StringCount, ProtoRead.String(ref state, options.MaxStringLength, "string"), rows);
+                return true;
+            case DataField.Dictionary:
+                var entries = dictionary?.Length ?? 0;
+                Array.Resize(ref dictionary, entries + 1);
+                if (entries >= rows)
+                {
+                    Throw.Invalid("A string dictionary is longer than its block.");
+                }
+
+                dictionary[entries] = ProtoRead.String(ref state, options.MaxStringLength, "string");
+                return true;
+            case DataField.DictionaryIndex:
+                ProtoRead.Packed(ref state, WireType.Varint, ref indexes, ref indexCount, rows, "dictionary indexes");
+                return true;
+            case DataField.Blobs:
+                Add(ref cursor.BlobBuffer, ref cursor.BlobCount, ProtoRead.Bytes(ref state, options.MaxBinaryLength, "binary value"), rows);
+                return true;
+            case DataField.Values:
+                Add(ref cursor.ObjectBuffer, ref cursor.ObjectCount, ValueCodec.Read(ref state, options), rows);
+                return true;
+            case DataField.Aux:
+                ProtoRead.Packed(ref state, WireType.SignedVarint, ref cursor.AuxBuffer, ref cursor.AuxCount, rows, "auxiliary values");
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /// <summary>Reads a ColumnData message (the reader is positioned on its field header) into the cursor.</summary>
+    public static void Read(ref ProtoReader.State state, ColumnCursor cursor, int rows, SurrogateOptions options)
+    {
+        cursor.Reset();
+        var delta = false;
+        string[]? dictionary = null;
+        long[] indexes = [];
+        var indexCount = 0;
+        var token = state.StartSubItem();
+        int field;
+        while ((field = state.ReadFieldHeader()) > 0)
+        {
+            if (field == DataField.NullBitmap)
+            {
+                cursor.NullBitmap = ProtoRead.Bytes(ref state, (rows + 7) >> 3, "null bitmap");
+                if (cursor.NullBitmap.Length != (rows + 7) >> 3)
+                {
+                    Throw.Invalid("A null bitmap does not match its block's row count.");
+                }
+            }
+            else if (!ReadStreamField(ref state, field, cursor, rows, options, ref delta, ref dictionary, ref indexes, ref indexCount))
+            {
+                state.SkipField();
+            }
+        }
+
+        state.EndSubItem(token);
+        Finish(cursor, delta, dictionary, indexes, indexCount);
+    }
+
+    public static void Finish(ColumnCursor cursor, bool delta, string[]? dictionary, long[] indexes, int indexCount)
+    {
+        if (delta)
+        {
+            var ints = cursor.IntBuffer;
+            for (var i = 1; i < cursor.IntCount; i++)
+            {
+                ints[i] = unchecked(ints[i] + ints[i - 1]);
+            }
+        }
+
+        if (dictionary is null)
+        {
+            return;
+        }
+
+        if (cursor.StringCount != 0)
+        {
+            Throw.Invalid("A column holds both plain and dictionary strings.");
+        }
+
+        if (cursor.StringBuffer.Length < indexCount)
+        {
+            cursor.StringBuffer = new string[indexCount];
+        }
+
+        for (var i = 0; i < indexCount; i++)
+        {
+            var index = indexes[i];
+            cursor.StringBuffer[i] = (ulong)index < (ulong)dictionary.Length ? dictionary[index] : Throw.Invalid<string>("A dictionary index is out of range.");
+        }
+
+        cursor.StringCount = indexCount;
+    }
+
+    private static void Add<T>(ref T[] buffer, ref int count, T value, int max)
+    {
+        if (count >= max)
+        {
+            Throw.Invalid("A column holds more values than its block has rows.");
+        }
+
+        if (count == buffer.Length)
+        {
+            Array.Resize(ref buffer, Math.Min(Math.Max(16, buffer.Length * 2), max));
+        }
+
+        buffer[count++] = value;
+    }
+
+    private static bool DeltaPays(ReadOnlySpan<long> ints)
+    {
+        if (ints.Length < 4)
+        {
+            return false;
+        }
+
+        long plain = VarintSize(ints[0]), delta = plain;
+        for (var i = 1; i < ints.Length; i++)
+        {
+            plain += VarintSize(ints[i]);
+            delta += VarintSize(unchecked(ints[i] - ints[i - 1]));
+        }
+
+        return delta < plain;
+    }
+
+    private static int VarintSize(long value)
+    {
+        var zigzag = (ulong)((value << 1) ^ (value >> 63));
+        return ((64 - BitOperations.LeadingZeroCount(zigzag | 1)) + 6) / 7;
+    }
+
+    private static bool TryWriteDictionary(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ReadOnlySpan<string> strings)
+    {
+        if (strings.Length < 8)
+        {
+            return false;
+        }
+
+        var probe = Math.Min(strings.Length, DictionaryProbe);
+        var seen = new HashSet<string>(probe, StringComparer.Ordinal);
+        foreach (var s in strings[..probe])
+        {
+            seen.Add(s);
+        }
+
+        if (seen.Count * 2 > probe)
+        {
+            return false;
+        }
+
+        var map = new Dictionary<string, int>(StringComparer.Ordinal);
+        var indexes = new long[strings.Length];
+        for (var i = 0; i < strings.Length; i++)
+        {
+            if (!map.TryGetValue(strings[i], out var index))
+            {
+                index = map.Count;
+                map.Add(strings[i], index);
+                if (map.Count * 2 > strings.Length)
+                {
+                    return false;
+                }
+            }
+
+            indexes[i] = index;
+        }
+
+        foreach (var entry in map.Keys)
+        {
+            ProtoWrite.String(ref state, DataField.Dictionary, entry);
+        }
+
+        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.DictionaryIndex, indexes, zigzag: false);
+        return true;
+    }
+}

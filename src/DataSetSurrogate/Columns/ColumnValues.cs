@@ -1,0 +1,114 @@
+using System.Buffers.Binary;
+
+namespace Surrogate.Columns;
+
+/// <summary>
+/// The write-side accumulator for one column of one row block: the value streams a ColumnData message carries.
+/// Reused across columns and blocks of one serialization (cleared, never reallocated unless it must grow).
+/// </summary>
+internal sealed class ColumnValues
+{
+    private long[] _ints = new long[64];
+    private long[] _aux = new long[16];
+    private byte[] _fixed = new byte[256];
+    private string[] _strings = new string[64];
+    private byte[][] _blobs = new byte[16][];
+    private byte[][] _values = new byte[16][];
+
+    public int IntCount { get; private set; }
+
+    public int AuxCount { get; private set; }
+
+    public int FixedLength { get; private set; }
+
+    public int StringCount { get; private set; }
+
+    public int BlobCount { get; private set; }
+
+    public int ValueCount { get; private set; }
+
+    public Span<long> Ints => _ints.AsSpan(0, IntCount);
+
+    public ReadOnlySpan<long> Aux => _aux.AsSpan(0, AuxCount);
+
+    public ReadOnlySpan<byte> Fixed => _fixed.AsSpan(0, FixedLength);
+
+    public ReadOnlySpan<string> Strings => _strings.AsSpan(0, StringCount);
+
+    public ReadOnlySpan<byte[]> Blobs => _blobs.AsSpan(0, BlobCount);
+
+    public ReadOnlySpan<byte[]> Values => _values.AsSpan(0, ValueCount);
+
+    public void Clear()
+    {
+        IntCount = AuxCount = FixedLength = 0;
+        Array.Clear(_strings, 0, StringCount);
+        Array.Clear(_blobs, 0, BlobCount);
+        Array.Clear(_values, 0, ValueCount);
+        StringCount = BlobCount = ValueCount = 0;
+    }
+
+    public void AddInt(long value)
+    {
+        if (IntCount == _ints.Length)
+        {
+            Array.Resize(ref _ints, _ints.Length * 2);
+        }
+
+        _ints[IntCount++] = value;
+    }
+
+    public void AddAux(long value)
+    {
+        if (AuxCount == _aux.Length)
+        {
+            Array.Resize(ref _aux, _aux.Length * 2);
+        }
+
+        _aux[AuxCount++] = value;
+    }
+
+    public Span<byte> AddFixed(int size)
+    {
+        if (_fixed.Length - FixedLength < size)
+        {
+            Array.Resize(ref _fixed, Math.Max(_fixed.Length * 2, FixedLength + size));
+        }
+
+        var span = _fixed.AsSpan(FixedLength, size);
+        FixedLength += size;
+        return span;
+    }
+
+    public void AddInt32Fixed(int value) => BinaryPrimitives.WriteInt32LittleEndian(AddFixed(4), value);
+
+    public void AddString(string value)
+    {
+        if (StringCount == _strings.Length)
+        {
+            Array.Resize(ref _strings, _strings.Length * 2);
+        }
+
+        _strings[StringCount++] = value;
+    }
+
+    public void AddBlob(byte[] value)
+    {
+        if (BlobCount == _blobs.Length)
+        {
+            Array.Resize(ref _blobs, _blobs.Length * 2);
+        }
+
+        _blobs[BlobCount++] = value;
+    }
+
+    public void AddValue(byte[] encodedValueMessage)
+    {
+        if (ValueCount == _values.Length)
+        {
+            Array.Resize(ref _values, _values.Length * 2);
+        }
+
+        _values[ValueCount++] = encodedValueMessage;
+    }
+}

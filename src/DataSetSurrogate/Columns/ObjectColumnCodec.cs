@@ -1,0 +1,87 @@
+using ProtoBuf;
+using Surrogate.Wire;
+
+namespace Surrogate.Columns;
+
+// An object column carries one tagged Value per non-null cell; only the closed primitive tags are accepted.
+internal sealed class ObjectColumnCodec() : ColumnCodec(TypeTag.Object, typeof(object))
+{
+    public override void Append(ColumnValues values, object value) => values.AddValue(ValueCodec.Encode(value));
+
+    public override object Take(ColumnCursor cursor) => cursor.NextObject();
+}
+
+/// <summary>
+/// The tagged Value message: a type tag from the closed table plus the same streams a ColumnData uses, holding one
+/// value. Used by object columns, DefaultValue and extended properties.
+/// </summary>
+internal static class ValueCodec
+{
+    public static bool IsAllowed(object value) => value is DBNull || ColumnCodecs.ForValueType(value.GetType()) is not null;
+
+    public static byte[] Encode(object value)
+    {
+        using var buffer = new PooledBufferWriter(64);
+        ProtoWrite.Build(buffer, value, static (ref ProtoWriter.State state, object v) => WriteBody(ref state, v));
+        return buffer.WrittenSpan.ToArray();
+    }
+
+    public static void Write(ref ProtoWriter.State state, int field, object value) =>
+        ProtoWrite.Message(ref state, field, value, static (ref ProtoWriter.State s, object v) => WriteBody(ref s, v));
+
+    private static void WriteBody(ref ProtoWriter.State state, object value)
+    {
+        var codec = ColumnCodecs.ForValueType(value.GetType())
+            ?? Throw.Invalid<ColumnCodec>($"A value of type '{value.GetType()}' is not in the closed set of types an object column, default value or extended property may hold.");
+        var values = new ColumnValues();
+        codec.Append(values, value);
+        ProtoWrite.UInt(ref state, ValueField.Tag, (int)codec.Tag);
+        var buffer = ProtoWrite.RentScratch();
+        var packed = ProtoWriter.State.Create(buffer, null, null);
+        try
+        {
+            ColumnDataCodec.WriteStreams(ref state, ref packed, buffer, values, allowChoices: false);
+            packed.Close();
+        }
+        catch
+        {
+            packed.Abandon();
+            throw;
+        }
+        finally
+        {
+            packed.Dispose();
+            ProtoWrite.ReturnScratch(buffer);
+        }
+    }
+
+    /// <summary>Reads a Value message (the reader is positioned on its field header).</summary>
+    public static object Read(ref ProtoReader.State state, SurrogateOptions options)
+    {
+        var cursor = new ColumnCursor();
+        var tag = TypeTag.None;
+        var delta = false;
+        string[]? dictionary = null;
+        long[] indexes = [];
+        var indexCount = 0;
+        var token = state.StartSubItem();
+        int field;
+        while ((field = state.ReadFieldHeader()) > 0)
+        {
+            if (field == ValueField.Tag)
+            {
+                tag = (TypeTag)ProtoRead.Int32(ref state, 0, 100, "value type tag");
+            }
+            else if (!ColumnDataCodec.ReadStreamField(ref state, field, cursor, 1, options, ref delta, ref dictionary, ref indexes, ref indexCount))
+            {
+                state.SkipField();
+            }
+        }
+
+        state.EndSubItem(token);
+        ColumnDataCodec.Finish(cursor, delta, dictionary, indexes, indexCount);
+        var codec = ColumnCodecs.ForValueTag(tag)
+            ?? Throw.Invalid<ColumnCodec>($"A tagged value has type tag {(int)tag}, which is not an allowed value type.");
+        return codec.Take(cursor);
+    }
+}

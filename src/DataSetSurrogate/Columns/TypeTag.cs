@@ -1,0 +1,50 @@
+namespace Surrogate.Columns;
+
+/// <summary>
+/// The closed set of column and value types that can travel. A type name never does: anything not listed here is
+/// either an <see cref="Extension"/> registered by the caller under a key, or refused.
+/// </summary>
+internal enum TypeTag
+{
+    None = 0,
+    Boolean = 1,
+    Char = 2,
+    SByte = 3,
+    Byte = 4,
+    Int16 = 5,
+    UInt16 = 6,
+    Int32 = 7,
+    UInt32 = 8,
+    Int64 = 9,
+    UInt64 = 10,
+    Single = 11,
+    Double = 12,
+    Decimal = 13,
+    DateTime = 14,
+    DateTimeOffset = 15,
+    TimeSpan = 16,
+    String = 17,
+    Guid = 18,
+    ByteArray = 19,
+    BigInteger = 20,
+    Uri = 21,
+    DateOnly = 22,
+    TimeOnly = 23,
+    Object = 24,
+    Extension = 25,
+    SqlBinary = 30,
+    SqlBoolean = 31,
+    SqlByte = 32,
+    SqlBytes = 33,
+    SqlChars = 34,
+    SqlDateTime = 35,
+    SqlDecimal = 36,
+    SqlDouble = 37,
+    SqlGuid = 38,
+    SqlInt16 = 39,
+    SqlInt32 = 40,
+    SqlInt64 = 41,
+    SqlMoney = 42,
+    SqlSingle = 43,
+    SqlString = 44,
+}

@@ -1,0 +1,207 @@
+using System.Buffers;
+using System.Data;
+using Surrogate.Build;
+using Surrogate.Wire;
+
+namespace Surrogate;
+
+public static partial class DataSetSerializer
+{
+    /// <summary>Reads a payload into a new <see cref="DataSet"/> (a DataTable payload gives a DataSet holding that table).</summary>
+    /// <param name="payload">The payload.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet, complete; nothing half-built is ever returned.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or violates its own constraints.</exception>
+    public static DataSet Deserialize(ReadOnlySpan<byte> payload, SurrogateOptions? options = null) =>
+        WithCopy(payload, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize(p, o));
+
+    /// <summary>Reads a payload into a new <see cref="DataSet"/>.</summary>
+    /// <param name="payload">The payload.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid or exceeds a limit.</exception>
+    public static DataSet Deserialize(in ReadOnlySequence<byte> payload, SurrogateOptions? options = null) =>
+        Deserialize(payload, new DataSet(), options);
+
+    /// <summary>Reads a payload from a stream (up to <see cref="SurrogateOptions.MaxTotalBytes"/>) into a new DataSet.</summary>
+    /// <param name="stream">The source, read to its end; it is not closed.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid or exceeds a limit.</exception>
+    public static DataSet Deserialize(Stream stream, SurrogateOptions? options = null) =>
+        FromStream(stream, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize(p, o));
+
+    /// <summary>Reads a payload from a stream into a new DataSet asynchronously.</summary>
+    /// <param name="stream">The source, read to its end; it is not closed.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <param name="cancellationToken">Cancels reading the stream.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid or exceeds a limit.</exception>
+    public static ValueTask<DataSet> DeserializeAsync(Stream stream, SurrogateOptions? options = null, CancellationToken cancellationToken = default) =>
+        FromStreamAsync(stream, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize(p, o), cancellationToken);
+
+    /// <summary>Reads a payload into a new instance of the caller's (typed) DataSet class: its tables, column types,
+    /// constraints and relations decide; the payload must match them by name and type.</summary>
+    /// <typeparam name="TDataSet">The DataSet class, e.g. a typed DataSet.</typeparam>
+    /// <param name="payload">The payload.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the class.</exception>
+    public static TDataSet Deserialize<TDataSet>(ReadOnlySpan<byte> payload, SurrogateOptions? options = null)
+        where TDataSet : DataSet, new() =>
+        WithCopy(payload, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize<TDataSet>(p, o));
+
+    /// <summary>Reads a payload into a new instance of the caller's (typed) DataSet class.</summary>
+    /// <typeparam name="TDataSet">The DataSet class.</typeparam>
+    /// <param name="payload">The payload.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the class.</exception>
+    public static TDataSet Deserialize<TDataSet>(in ReadOnlySequence<byte> payload, SurrogateOptions? options = null)
+        where TDataSet : DataSet, new() => Deserialize(payload, new TDataSet(), options);
+
+    /// <summary>Reads a payload from a stream into a new instance of the caller's (typed) DataSet class.</summary>
+    /// <typeparam name="TDataSet">The DataSet class.</typeparam>
+    /// <param name="stream">The source, read to its end; it is not closed.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the class.</exception>
+    public static TDataSet Deserialize<TDataSet>(Stream stream, SurrogateOptions? options = null)
+        where TDataSet : DataSet, new() =>
+        FromStream(stream, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize<TDataSet>(p, o));
+
+    /// <summary>Reads a payload from a stream into a new instance of the caller's (typed) DataSet class asynchronously.</summary>
+    /// <typeparam name="TDataSet">The DataSet class.</typeparam>
+    /// <param name="stream">The source, read to its end; it is not closed.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <param name="cancellationToken">Cancels reading the stream.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the class.</exception>
+    public static ValueTask<TDataSet> DeserializeAsync<TDataSet>(Stream stream, SurrogateOptions? options = null, CancellationToken cancellationToken = default)
+        where TDataSet : DataSet, new() =>
+        FromStreamAsync(stream, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize<TDataSet>(p, o), cancellationToken);
+
+    /// <summary>Loads a payload into a DataSet the caller created, which must hold no rows. Tables it declares are
+    /// used as they are (the caller's type decides); tables it lacks are created. On failure the target's rows are
+    /// cleared and it should be discarded.</summary>
+    /// <param name="payload">The payload.</param>
+    /// <param name="target">The DataSet to fill.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
+    public static void DeserializeInto(ReadOnlySpan<byte> payload, DataSet target, SurrogateOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        WithCopy(payload, options, (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize(p, target, o));
+    }
+
+    /// <summary>Loads a payload into a DataSet the caller created (see the span overload).</summary>
+    /// <param name="payload">The payload.</param>
+    /// <param name="target">The DataSet to fill.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
+    public static void DeserializeInto(in ReadOnlySequence<byte> payload, DataSet target, SurrogateOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        Deserialize(payload, target, options);
+    }
+
+    /// <summary>Loads a one-table payload into a DataTable the caller created, which must hold no rows. A table with
+    /// columns keeps them (the payload must match by name and type); an empty one gets the payload's schema. On
+    /// failure the target's rows are cleared and it should be discarded.</summary>
+    /// <param name="payload">The payload.</param>
+    /// <param name="target">The table to fill.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
+    public static void DeserializeInto(ReadOnlySpan<byte> payload, DataTable target, SurrogateOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        WithCopy(payload, options, (in ReadOnlySequence<byte> p, SurrogateOptions o) => DeserializeTable(p, target, o));
+    }
+
+    /// <summary>Loads a one-table payload into a DataTable the caller created (see the span overload).</summary>
+    /// <param name="payload">The payload.</param>
+    /// <param name="target">The table to fill.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
+    public static void DeserializeInto(in ReadOnlySequence<byte> payload, DataTable target, SurrogateOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        DeserializeTable(payload, target, options);
+    }
+
+    private static T Deserialize<T>(in ReadOnlySequence<byte> payload, T target, SurrogateOptions? options)
+        where T : DataSet
+    {
+        var resolved = options ?? SurrogateOptions.Default;
+        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
+        return target;
+    }
+
+    private static T DeserializeTable<T>(in ReadOnlySequence<byte> payload, T target, SurrogateOptions? options)
+        where T : DataTable
+    {
+        var resolved = options ?? SurrogateOptions.Default;
+        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
+        return target;
+    }
+
+    private delegate T SequenceReader<out T>(in ReadOnlySequence<byte> payload, SurrogateOptions options);
+
+    private static T WithCopy<T>(ReadOnlySpan<byte> payload, SurrogateOptions? options, SequenceReader<T> read)
+    {
+        var resolved = options ?? SurrogateOptions.Default;
+        if (payload.Length > resolved.MaxTotalBytes)
+        {
+            Throw.Limit("payload bytes", payload.Length, resolved.MaxTotalBytes);
+        }
+
+        var copy = ArrayPool<byte>.Shared.Rent(payload.Length);
+        try
+        {
+            payload.CopyTo(copy);
+            return read(new ReadOnlySequence<byte>(copy, 0, payload.Length), resolved);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(copy);
+        }
+    }
+
+    private static T FromStream<T>(Stream stream, SurrogateOptions? options, SequenceReader<T> read)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        var resolved = options ?? SurrogateOptions.Default;
+        using var buffer = new PooledBufferWriter(16 * 1024);
+        int count;
+        while ((count = stream.Read(buffer.GetSpan(16 * 1024))) > 0)
+        {
+            buffer.Advance(count);
+            CheckStreamLength(buffer, resolved);
+        }
+
+        return read(new ReadOnlySequence<byte>(buffer.WrittenMemory), resolved);
+    }
+
+    private static async ValueTask<T> FromStreamAsync<T>(Stream stream, SurrogateOptions? options, SequenceReader<T> read, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        var resolved = options ?? SurrogateOptions.Default;
+        using var buffer = new PooledBufferWriter(16 * 1024);
+        int count;
+        while ((count = await stream.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken).ConfigureAwait(false)) > 0)
+        {
+            buffer.Advance(count);
+            CheckStreamLength(buffer, resolved);
+        }
+
+        return read(new ReadOnlySequence<byte>(buffer.WrittenMemory), resolved);
+    }
+
+    private static void CheckStreamLength(PooledBufferWriter buffer, SurrogateOptions options)
+    {
+        if (buffer.WrittenCount > options.MaxTotalBytes)
+        {
+            Throw.Limit("payload bytes", buffer.WrittenCount, options.MaxTotalBytes);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+using System.Diagnostics.CodeAnalysis;
+
+namespace Surrogate;
+
+/// <summary>
+/// The one exception the codec throws for bad input, refused values and limits: every failure to read or write a
+/// payload surfaces as this type, with the table, column and row block involved when known.
+/// </summary>
+public sealed class DataSetSurrogateException : Exception
+{
+    /// <summary>Creates an exception with no message.</summary>
+    public DataSetSurrogateException()
+    {
+    }
+
+    /// <summary>Creates an exception with a message.</summary>
+    /// <param name="message">What went wrong.</param>
+    public DataSetSurrogateException(string message)
+        : base(message) => Reason = message;
+
+    /// <summary>Creates an exception that wraps the failure that caused it.</summary>
+    /// <param name="message">What went wrong.</param>
+    /// <param name="innerException">The underlying failure.</param>
+    public DataSetSurrogateException(string message, Exception? innerException)
+        : base(message, innerException) => Reason = message;
+
+    /// <summary>Creates an exception with the payload position it concerns.</summary>
+    /// <param name="message">What went wrong.</param>
+    /// <param name="table">The table being read or written, if any.</param>
+    /// <param name="column">The column being read or written, if any.</param>
+    /// <param name="rowBlock">The zero-based row block of the table, if any.</param>
+    /// <param name="innerException">The underlying failure, if any.</param>
+    public DataSetSurrogateException(string message, string? table, string? column, int? rowBlock, Exception? innerException = null)
+        : base(Describe(message, table, column, rowBlock), innerException)
+    {
+        Table = table;
+        Column = column;
+        RowBlock = rowBlock;
+        Reason = message;
+    }
+
+    /// <summary>The table being read or written when the failure happened, if known.</summary>
+    public string? Table { get; }
+
+    /// <summary>The column being read or written when the failure happened, if known.</summary>
+    public string? Column { get; }
+
+    /// <summary>The zero-based row block (within its table) being processed, if known.</summary>
+    public int? RowBlock { get; }
+
+    /// <summary>The message without the table/column/block suffix, so wrappers can add context once.</summary>
+    internal string? Reason { get; }
+
+    /// <summary>Wraps any failure with the position it happened at (keeping context already known).</summary>
+    internal static DataSetSurrogateException Wrap(Exception ex, string? table, string? column, int? rowBlock)
+    {
+        if (ex is DataSetSurrogateException known)
+        {
+            return new DataSetSurrogateException(known.Reason ?? known.Message, known.Table ?? table, known.Column ?? column, known.RowBlock ?? rowBlock, known.InnerException ?? known);
+        }
+
+        return new DataSetSurrogateException($"The payload could not be processed: {ex.Message}", table, column, rowBlock, ex);
+    }
+
+    private static string Describe(string message, string? table, string? column, int? rowBlock)
+    {
+        if (table is null && column is null && rowBlock is null)
+        {
+            return message;
+        }
+
+        var where = new List<string>(3);
+        if (table is not null)
+        {
+            where.Add($"table '{table}'");
+        }
+
+        if (column is not null)
+        {
+            where.Add($"column '{column}'");
+        }
+
+        if (rowBlock is not null)
+        {
+            where.Add($"row block {rowBlock}");
+        }
+
+        return $"{message} ({string.Join(", ", where)})";
+    }
+}
+
+/// <summary>Throw helpers kept out of line so callers stay small.</summary>
+internal static class Throw
+{
+    [DoesNotReturn]
+    public static void Invalid(string message) => throw new DataSetSurrogateException(message);
+
+    [DoesNotReturn]
+    public static T Invalid<T>(string message) => throw new DataSetSurrogateException(message);
+
+    [DoesNotReturn]
+    public static void Limit(string what, long value, long limit) =>
+        throw new DataSetSurrogateException($"The payload exceeds a limit: {what} is {value}, the limit is {limit} (SurrogateOptions).");
+
+    [DoesNotReturn]
+    public static void Column(string message, string? table, string? column) =>
+        throw new DataSetSurrogateException(message, table, column, null);
+
+    [DoesNotReturn]
+    public static void Truncated() => throw new DataSetSurrogateException("The payload is truncated or corrupt.");
+}

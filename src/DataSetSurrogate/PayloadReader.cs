@@ -1,0 +1,107 @@
+using System.Buffers;
+using ProtoBuf;
+using Surrogate.Build;
+using Surrogate.Schema;
+using Surrogate.Wire;
+
+namespace Surrogate;
+
+/// <summary>
+/// Reads a whole in-memory payload into a builder. Magic and version must come first; tables and their row blocks follow in order; any
+/// failure (truncation, corruption, limits, refused types) becomes a <see cref="DataSetSurrogateException"/> naming
+/// the table, column and row block, after the builder's target has been emptied.
+/// </summary>
+internal static class PayloadReader
+{
+    public static void Read(in ReadOnlySequence<byte> payload, SurrogateOptions options, Func<PayloadKind, DataSetBuilder> createBuilder)
+    {
+        if (payload.Length > options.MaxTotalBytes)
+        {
+            Throw.Limit("payload bytes", payload.Length, options.MaxTotalBytes);
+        }
+
+        DataSetBuilder? builder = null;
+        var state = ProtoReader.State.Create(payload, null, null);
+        try
+        {
+            var kind = ReadPrologue(ref state);
+            builder = createBuilder(kind);
+            builder.PayloadBytes = payload.Length;
+            ReadBody(ref state, builder, options);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            builder?.Abandon();
+            var current = builder?.Current;
+            throw DataSetSurrogateException.Wrap(ex, current?.Table.TableName, null, current?.BlockIndex);
+        }
+        finally
+        {
+            state.Dispose();
+        }
+    }
+
+    /// <summary>Reads magic, version and kind, which must be the first three fields in that order.</summary>
+    public static PayloadKind ReadPrologue(ref ProtoReader.State state)
+    {
+        if (state.ReadFieldHeader() != PayloadField.Magic || state.WireType != WireType.Fixed32 || state.ReadUInt32() != PayloadField.MagicValue)
+        {
+            Throw.Invalid("The input is not a DataSet surrogate payload (magic number missing).");
+        }
+
+        if (state.ReadFieldHeader() != PayloadField.Version)
+        {
+            Throw.Invalid("The payload has no format version after its magic number.");
+        }
+
+        var version = state.ReadInt64();
+        if (version != PayloadField.CurrentVersion)
+        {
+            Throw.Invalid($"The payload has format version {version}; this library reads version {PayloadField.CurrentVersion} only.");
+        }
+
+        if (state.ReadFieldHeader() != PayloadField.Kind)
+        {
+            Throw.Invalid("The payload does not say what it holds (kind missing).");
+        }
+
+        var kind = (PayloadKind)state.ReadInt32();
+        return Enum.IsDefined(kind) ? kind : Throw.Invalid<PayloadKind>($"The payload holds an unknown kind {(int)kind}.");
+    }
+
+    private static void ReadBody(ref ProtoReader.State state, DataSetBuilder builder, SurrogateOptions options)
+    {
+        TailModel? tail = null;
+        var constraints = 0;
+        int field;
+        while ((field = state.ReadFieldHeader()) > 0)
+        {
+            if (tail is not null)
+            {
+                Throw.Invalid("The payload continues after its tail.");
+            }
+
+            switch (field)
+            {
+                case PayloadField.Header:
+                    builder.OnHeader(SchemaReader.ReadHeader(ref state, options));
+                    break;
+                case PayloadField.Table:
+                    builder.OnTable(SchemaReader.ReadTable(ref state, options, ref constraints));
+                    break;
+                case PayloadField.Rows:
+                    var loader = builder.Current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
+                    builder.AddRows(loader.ReadBlock(ref state, options, builder.RowBudget, builder.TableCount - 1));
+                    break;
+                case PayloadField.Tail:
+                    tail = SchemaReader.ReadTail(ref state, options, builder.TableCount, constraints);
+                    break;
+                default:
+                    Throw.Invalid($"The payload holds an unknown field {field}.");
+                    break;
+            }
+        }
+
+        builder.Complete(tail);
+    }
+}

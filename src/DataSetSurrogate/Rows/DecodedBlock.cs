@@ -1,0 +1,202 @@
+using ProtoBuf;
+using Surrogate.Columns;
+using Surrogate.Wire;
+
+namespace Surrogate.Rows;
+
+/// <summary>One decoded RowBlock: row states, a cursor per column, a cursor per column over Modified rows' originals, and errors.</summary>
+internal sealed class DecodedBlock
+{
+    private long[] _states = [];
+    private int _stateCount;
+    private ColumnCursor[] _columns = [];
+    private ColumnCursor[] _originals = [];
+
+    public int RowCount { get; private set; }
+
+    public int ModifiedCount { get; private set; }
+
+    public List<RowErrorModel> Errors { get; } = [];
+
+    public WireRowState State(int row) => _stateCount == 0 ? WireRowState.Unchanged : (WireRowState)_states[row];
+
+    public ColumnCursor Column(int ordinal) => _columns[ordinal];
+
+    public ColumnCursor Original(int ordinal) => _originals[ordinal];
+
+    /// <summary>
+    /// Reads a RowBlock message (the reader is on its field header). <paramref name="rowBudget"/> is what the payload
+    /// may still hold under MaxRows; it is checked before any per-row allocation.
+    /// </summary>
+    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, int tableIndex, Func<int, string> columnName)
+    {
+        RowCount = -1;
+        ModifiedCount = 0;
+        _stateCount = 0;
+        Errors.Clear();
+        EnsureCursors(ref _columns, codecs.Count);
+        EnsureCursors(ref _originals, codecs.Count);
+        var columns = 0;
+        var originals = 0;
+        var table = 0;
+        var token = state.StartSubItem();
+        int field;
+        while ((field = state.ReadFieldHeader()) > 0)
+        {
+            if (field == BlockField.RowCount)
+            {
+                RowCount = ProtoRead.Int32(ref state, 0, SurrogateOptions.MaxRowsPerBlock, "row block row count");
+                if (RowCount > rowBudget)
+                {
+                    Throw.Limit("rows", RowCount, options.MaxRows);
+                }
+
+                continue;
+            }
+
+            if (RowCount < 0)
+            {
+                Throw.Invalid("A row block does not start with its row count.");
+            }
+
+            switch (field)
+            {
+                case BlockField.States:
+                    ReadStates(ref state);
+                    break;
+                case BlockField.Column:
+                    ReadColumn(ref state, _columns, ref columns, RowCount, codecs.Count, options, columnName);
+                    break;
+                case BlockField.Original:
+                    ReadColumn(ref state, _originals, ref originals, ModifiedCount, codecs.Count, options, columnName);
+                    break;
+                case BlockField.Table:
+                    table = ProtoRead.Int32(ref state, 0, int.MaxValue, "row block table");
+                    break;
+                case BlockField.Error:
+                    Errors.Add(RowErrorModel.Read(ref state, RowCount, codecs.Count, options));
+                    break;
+                default:
+                    state.SkipField();
+                    break;
+            }
+        }
+
+        state.EndSubItem(token);
+        if (table != tableIndex)
+        {
+            Throw.Invalid($"A row block names table {table} where table {tableIndex} is being read.");
+        }
+
+        if (RowCount < 0 || (RowCount > 0 && columns != codecs.Count) || (ModifiedCount > 0 && originals != codecs.Count))
+        {
+            Throw.Invalid("A row block does not carry every column.");
+        }
+    }
+
+    private void ReadStates(ref ProtoReader.State state)
+    {
+        if (_states.Length < RowCount)
+        {
+            _states = new long[RowCount];
+        }
+
+        ProtoRead.Packed(ref state, WireType.Varint, ref _states, ref _stateCount, RowCount, "row states");
+        if (_stateCount != RowCount)
+        {
+            Throw.Invalid("A row block's state vector does not match its row count.");
+        }
+
+        for (var i = 0; i < _stateCount; i++)
+        {
+            if ((ulong)_states[i] > (ulong)WireRowState.Deleted)
+            {
+                Throw.Invalid($"A row block holds an unknown row state {_states[i]}.");
+            }
+
+            if (_states[i] == (long)WireRowState.Modified)
+            {
+                ModifiedCount++;
+            }
+        }
+    }
+
+    private static void ReadColumn(ref ProtoReader.State state, ColumnCursor[] cursors, ref int index, int rows, int count, SurrogateOptions options, Func<int, string> columnName)
+    {
+        if (index >= count)
+        {
+            Throw.Invalid("A row block carries more columns than its table.");
+        }
+
+        try
+        {
+            ColumnDataCodec.Read(ref state, cursors[index], rows, options);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw DataSetSurrogateException.Wrap(ex, null, columnName(index), null);
+        }
+
+        index++;
+    }
+
+    private static void EnsureCursors(ref ColumnCursor[] cursors, int count)
+    {
+        if (cursors.Length >= count)
+        {
+            return;
+        }
+
+        var old = cursors.Length;
+        Array.Resize(ref cursors, count);
+        for (var i = old; i < count; i++)
+        {
+            cursors[i] = new ColumnCursor();
+        }
+    }
+}
+
+/// <summary>A row's error text and column errors, by row index within its block.</summary>
+internal sealed class RowErrorModel
+{
+    public int Row { get; private set; }
+
+    public string? Text { get; private set; }
+
+    public int[] Columns { get; private set; } = [];
+
+    public List<string> ColumnTexts { get; } = [];
+
+    public static RowErrorModel Read(ref ProtoReader.State state, int rows, int columns, SurrogateOptions options)
+    {
+        var error = new RowErrorModel();
+        var token = state.StartSubItem();
+        int field;
+        while ((field = state.ReadFieldHeader()) > 0)
+        {
+            switch (field)
+            {
+                case RowErrorField.Row: error.Row = ProtoRead.Int32(ref state, 0, rows - 1, "error row"); break;
+                case RowErrorField.Text: error.Text = ProtoRead.String(ref state, options.MaxStringLength, "row error"); break;
+                case RowErrorField.Columns: error.Columns = ProtoRead.PackedOrdinals(ref state, columns, "error column"); break;
+                case RowErrorField.ColumnTexts:
+                    if (error.ColumnTexts.Count >= columns)
+                    {
+                        Throw.Invalid("A row error lists more column errors than its table has columns.");
+                    }
+
+                    error.ColumnTexts.Add(ProtoRead.String(ref state, options.MaxStringLength, "column error"));
+                    break;
+                default: state.SkipField(); break;
+            }
+        }
+
+        state.EndSubItem(token);
+        if (error.Columns.Length != error.ColumnTexts.Count)
+        {
+            Throw.Invalid("A row error's column list and texts differ in length.");
+        }
+
+        return error;
+    }
+}

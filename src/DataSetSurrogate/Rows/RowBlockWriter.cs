@@ -1,0 +1,239 @@
+using System.Data;
+using ProtoBuf;
+using Surrogate.Columns;
+using Surrogate.Wire;
+
+namespace Surrogate.Rows;
+
+/// <summary>
+/// Writes a table's rows as columnar RowBlock messages. Each row's primary version is its Current values (Original
+/// for Deleted rows); Modified rows add their Original values in a second set of columns. Rows inside BeginEdit
+/// travel with their Current values: the Proposed version is dropped, as DataSet XML drops it.
+/// </summary>
+internal sealed class RowBlockWriter
+{
+    // One writer (with its row, state and value arrays) is kept per thread, so a payload allocates no block buffers.
+    [ThreadStatic]
+    private static RowBlockWriter? t_cached;
+
+    private readonly NestedBuffers _buffers = NestedBuffers.Rent();
+    private readonly ColumnValues _values = new();
+    private readonly int _rowsPerBlock;
+    private byte[] _bitmap = new byte[512];
+    private DataRow[] _rows = [];
+    private DataRowVersion[] _versions = [];
+    private long[] _states = [];
+    private DataRow[] _modified = [];
+
+    private RowBlockWriter(int rowsPerBlock) => _rowsPerBlock = rowsPerBlock;
+
+    public static RowBlockWriter Rent(SurrogateOptions options)
+    {
+        var rowsPerBlock = Math.Clamp(options.RowsPerBlock, 1, SurrogateOptions.MaxRowsPerBlock);
+        var cached = t_cached;
+        t_cached = null;
+        return cached is not null && cached._rowsPerBlock == rowsPerBlock ? cached : new RowBlockWriter(rowsPerBlock);
+    }
+
+    /// <summary>Keeps this writer for the thread's next payload.</summary>
+    public void Return()
+    {
+        _values.Clear();
+        t_cached = this;
+    }
+
+    /// <summary>Writes every row of the table as RowBlock fields of the payload.</summary>
+    public void WriteTableRows(ref ProtoWriter.State payload, TableWriteContext context)
+    {
+        var block = 0;
+        var count = 0;
+        EnsureCapacity(Math.Min(_rowsPerBlock, context.Table.Rows.Count));
+        var writers = new NestedWriters(_buffers);
+        var failed = true;
+        try
+        {
+            foreach (DataRow row in context.Table.Rows)
+            {
+                _rows[count++] = row;
+                if (count == _rowsPerBlock)
+                {
+                    WriteBlockField(ref payload, ref writers, context, count, block++);
+                    count = 0;
+                }
+            }
+
+            if (count > 0)
+            {
+                WriteBlockField(ref payload, ref writers, context, count, block);
+            }
+
+            failed = false;
+        }
+        finally
+        {
+            writers.Dispose(failed);
+            // Drop row references (only the part this table used) so a cached writer does not keep tables alive.
+            Array.Clear(_rows, 0, Math.Min(_rows.Length, context.Table.Rows.Count));
+            Array.Clear(_modified, 0, Math.Min(_modified.Length, context.Table.Rows.Count));
+        }
+    }
+
+    private void WriteBlockField(ref ProtoWriter.State payload, ref NestedWriters writers, TableWriteContext context, int count, int block)
+    {
+        try
+        {
+            WriteBlock(ref writers, context, count);
+            writers.EmitBlock(ref payload);
+        }
+        catch (DataSetSurrogateException ex) when (ex.RowBlock is null)
+        {
+            throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, null, block);
+        }
+    }
+
+    private void WriteBlock(ref NestedWriters writers, TableWriteContext context, int count)
+    {
+        ProtoWrite.UInt(ref writers.Block, BlockField.RowCount, count);
+        if (context.Index > 0)
+        {
+            ProtoWrite.UInt(ref writers.Block, BlockField.Table, context.Index);
+        }
+
+        var modifiedCount = 0;
+        var allUnchanged = true;
+        var anyErrors = false;
+        for (var i = 0; i < count; i++)
+        {
+            var row = _rows[i];
+            var wire = row.RowState switch
+            {
+                DataRowState.Unchanged => WireRowState.Unchanged,
+                DataRowState.Added => WireRowState.Added,
+                DataRowState.Modified => WireRowState.Modified,
+                DataRowState.Deleted => WireRowState.Deleted,
+                _ => Throw.Invalid<WireRowState>("A detached row cannot be written."),
+            };
+            _states[i] = (long)wire;
+            allUnchanged &= wire == WireRowState.Unchanged;
+            anyErrors |= row.HasErrors;
+            _versions[i] = wire == WireRowState.Deleted ? DataRowVersion.Original : DataRowVersion.Current;
+            if (wire == WireRowState.Modified)
+            {
+                _modified[modifiedCount++] = row;
+            }
+        }
+
+        if (!allUnchanged)
+        {
+            ProtoWrite.Packed(ref writers.Block, ref writers.Packed, writers.PackedBuffer, BlockField.States, _states.AsSpan(0, count), zigzag: false);
+        }
+
+        WriteColumns(ref writers, context, BlockField.Column, _rows, _versions, count, fixedVersion: null);
+        if (modifiedCount > 0)
+        {
+            WriteColumns(ref writers, context, BlockField.Original, _modified, _versions, modifiedCount, DataRowVersion.Original);
+        }
+
+        if (anyErrors)
+        {
+            WriteErrors(ref writers.Block, count);
+        }
+    }
+
+    private void WriteColumns(ref NestedWriters writers, TableWriteContext context, int field, DataRow[] rows, DataRowVersion[] versions, int count, DataRowVersion? fixedVersion)
+    {
+        var bitmapLength = (count + 7) >> 3;
+        foreach (DataColumn column in context.Table.Columns)
+        {
+            var codec = context.Codecs[column.Ordinal];
+            _values.Clear();
+            Array.Clear(_bitmap, 0, bitmapLength);
+            var anyNull = false;
+            try
+            {
+                // Expression columns are recomputed by the reader: their values never travel.
+                if (column.Expression.Length == 0)
+                {
+                    for (var i = 0; i < count; i++)
+                    {
+                        var value = rows[i][column, fixedVersion ?? versions[i]];
+                        if (codec.IsNull(value))
+                        {
+                            _bitmap[i >> 3] |= (byte)(1 << (i & 7));
+                            anyNull = true;
+                        }
+                        else
+                        {
+                            codec.Append(_values, value);
+                        }
+                    }
+                }
+
+                var bitmap = anyNull ? _bitmap.AsSpan(0, bitmapLength) : [];
+                ColumnDataCodec.Write(ref writers.Column, ref writers.Packed, writers.PackedBuffer, _values, bitmap);
+                writers.EmitColumn(field);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, column.ColumnName, null);
+            }
+        }
+    }
+
+    private void WriteErrors(ref ProtoWriter.State state, int count)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            var row = _rows[i];
+            if (!row.HasErrors)
+            {
+                continue;
+            }
+
+            ProtoWrite.Message(ref state, BlockField.Error, (row, i), static (ref ProtoWriter.State s, (DataRow Row, int Index) a) =>
+            {
+                ProtoWrite.UInt(ref s, RowErrorField.Row, a.Index);
+                if (a.Row.RowError.Length > 0)
+                {
+                    ProtoWrite.String(ref s, RowErrorField.Text, a.Row.RowError);
+                }
+
+                var inError = a.Row.GetColumnsInError();
+                if (inError.Length == 0)
+                {
+                    return;
+                }
+
+                var ordinals = new long[inError.Length];
+                for (var c = 0; c < inError.Length; c++)
+                {
+                    ordinals[c] = inError[c].Ordinal;
+                }
+
+                ProtoWrite.PackedUInt(ref s, RowErrorField.Columns, ordinals);
+                foreach (var column in inError)
+                {
+                    ProtoWrite.String(ref s, RowErrorField.ColumnTexts, a.Row.GetColumnError(column));
+                }
+            });
+        }
+    }
+
+    private void EnsureCapacity(int count)
+    {
+        if (_rows.Length >= count)
+        {
+            return;
+        }
+
+        var size = Math.Max(count, Math.Min(_rowsPerBlock, Math.Max(16, _rows.Length * 2)));
+        Array.Resize(ref _rows, size);
+        Array.Resize(ref _versions, size);
+        Array.Resize(ref _states, size);
+        Array.Resize(ref _modified, size);
+        if (_bitmap.Length < (size + 7) >> 3)
+        {
+            _bitmap = new byte[(size + 7) >> 3];
+        }
+    }
+}

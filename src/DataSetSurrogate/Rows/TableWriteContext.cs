@@ -1,0 +1,41 @@
+using System.Data;
+using Surrogate.Columns;
+using Surrogate.Schema;
+
+namespace Surrogate.Rows;
+
+/// <summary>What the writer knows about one table: its codecs (chosen once) and where it is, for error messages.</summary>
+internal sealed class TableWriteContext
+{
+    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options, AutoIncrementProbe autoIncrement, int index)
+    {
+        Index = index;
+        AutoIncrement = autoIncrement;
+        Table = table;
+        Standalone = standalone;
+        Codecs = new ColumnCodec[table.Columns.Count];
+        foreach (DataColumn column in table.Columns)
+        {
+            var codec = ColumnCodecs.ForColumnType(column.DataType, options);
+            if (codec is null)
+            {
+                Throw.Column($"Column type '{column.DataType}' cannot be written: {ColumnCodecs.RefusalReason(column.DataType)}.", table.TableName, column.ColumnName);
+            }
+
+            Codecs[column.Ordinal] = codec;
+        }
+    }
+
+    public DataTable Table { get; }
+
+    /// <summary>The table's position in the payload (row blocks name it).</summary>
+    public int Index { get; }
+
+    /// <summary>True when the table is written on its own (a DataTable payload), not as part of its DataSet.</summary>
+    public bool Standalone { get; }
+
+    public ColumnCodec[] Codecs { get; }
+
+    /// <summary>Shared by the tables of one payload, so a DataSet is cloned at most once.</summary>
+    public AutoIncrementProbe AutoIncrement { get; }
+}

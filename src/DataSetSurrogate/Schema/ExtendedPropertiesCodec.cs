@@ -1,0 +1,90 @@
+using System.Collections;
+using System.Data;
+using ProtoBuf;
+using Surrogate.Columns;
+using Surrogate.Wire;
+
+namespace Surrogate.Schema;
+
+/// <summary>
+/// Extended properties travel as (string key, tagged value) pairs. Keys must be strings; values must be null or a
+/// type of the closed table (DataSet XML turns both into strings; arbitrary types are refused).
+/// </summary>
+internal static class ExtendedPropertiesCodec
+{
+    public static void Write(ref ProtoWriter.State state, int field, PropertyCollection properties, string owner)
+    {
+        if (properties.Count == 0)
+        {
+            return;
+        }
+
+        foreach (DictionaryEntry entry in properties)
+        {
+            if (entry.Key is not string key)
+            {
+                Throw.Invalid($"An extended property key of {owner} is a {entry.Key.GetType()}; only string keys are written.");
+                return;
+            }
+
+            if (entry.Value is not null && !ValueCodec.IsAllowed(entry.Value))
+            {
+                Throw.Invalid($"Extended property '{key}' of {owner} holds a {entry.Value.GetType()}, which is not in the closed set of value types.");
+            }
+
+            ProtoWrite.Message(ref state, field, (key, entry.Value), static (ref ProtoWriter.State s, (string Key, object? Value) p) =>
+            {
+                ProtoWrite.String(ref s, PropertyField.Key, p.Key);
+                if (p.Value is not null and not DBNull)
+                {
+                    ValueCodec.Write(ref s, PropertyField.Value, p.Value);
+                }
+            });
+        }
+    }
+
+    /// <summary>Reads one Property message and adds it to the list (the reader is on its field header).</summary>
+    public static void Read(ref ProtoReader.State state, List<KeyValuePair<string, object?>> into, SurrogateOptions options)
+    {
+        if (into.Count >= options.MaxExtendedProperties)
+        {
+            Throw.Limit("extended properties", into.Count + 1, options.MaxExtendedProperties);
+        }
+
+        string? key = null;
+        object? value = null;
+        var token = state.StartSubItem();
+        int field;
+        while ((field = state.ReadFieldHeader()) > 0)
+        {
+            switch (field)
+            {
+                case PropertyField.Key:
+                    key = ProtoRead.String(ref state, options.MaxNameLength, "extended property key");
+                    break;
+                case PropertyField.Value:
+                    value = ValueCodec.Read(ref state, options);
+                    break;
+                default:
+                    state.SkipField();
+                    break;
+            }
+        }
+
+        state.EndSubItem(token);
+        into.Add(new(key ?? Throw.Invalid<string>("An extended property has no key."), value));
+    }
+
+    public static void Apply(PropertyCollection target, List<KeyValuePair<string, object?>>? properties)
+    {
+        if (properties is null)
+        {
+            return;
+        }
+
+        foreach (var (key, value) in properties)
+        {
+            target[key] = value;
+        }
+    }
+}

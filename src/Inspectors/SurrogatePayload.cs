@@ -1,0 +1,228 @@
+using System.Data;
+using System.Diagnostics;
+using System.Xml;
+using System.Xml.Schema;
+using System.Xml.Serialization;
+
+namespace Surrogate.ServiceModel;
+
+/// <summary>
+/// What the DataContractSerializer sees in place of a DataSet or DataTable while the surrogate provider is active.
+/// It writes either the codec payload (base64 content under an element marked with <see cref="PayloadAttribute"/>;
+/// raw bytes on the binary encoder) or, when the peer has not said it can read that, the value's own plain
+/// DataSet XML, exactly as the serializer would have written it. It reads both.
+/// </summary>
+public abstract class SurrogatePayload : IXmlSerializable
+{
+    /// <summary>Namespace of the attribute that marks an element whose content is the codec payload.</summary>
+    public const string PayloadNamespace = "urn:datasetsurrogate:payload";
+
+    /// <summary>Local name of the marker attribute; its value is the payload version.</summary>
+    public const string PayloadAttribute = "v";
+
+    private const string PayloadVersion = "1";
+    private const string PayloadPrefix = "dss";
+    private const int ChunkSize = 64 * 1024;
+
+    private PooledBuffer? _received;
+    private TimeSpan _xmlReadTime;
+
+    /// <summary>Creates an empty payload; the serializer fills it through <see cref="IXmlSerializable.ReadXml"/>.</summary>
+    private protected SurrogatePayload()
+    {
+    }
+
+    /// <summary>The DataSet or DataTable this payload stands for (null until read).</summary>
+    internal object? Value { get; set; }
+
+    /// <summary>The provider of the operation being written, which supplies options and telemetry tags.</summary>
+    internal DataSetSurrogateProvider? Writer { get; set; }
+
+    /// <inheritdoc/>
+    XmlSchema? IXmlSerializable.GetSchema() => null;
+
+    /// <inheritdoc/>
+    void IXmlSerializable.WriteXml(XmlWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        DataSetSurrogateProvider provider = Writer ?? throw new InvalidOperationException("The payload has no provider.");
+        object value = Value ?? throw new InvalidOperationException("The payload has no value.");
+        using Activity? activity = SurrogateTelemetry.StartActivity(provider.OperationName, SurrogateTelemetry.Send);
+        long start = Stopwatch.GetTimestamp();
+        if (SurrogateWriteScope.IsActive && TryWriteSurrogate(writer, value, provider, start, activity))
+        {
+            return;
+        }
+
+        ((IXmlSerializable)value).WriteXml(writer);
+        long xmlBytes = provider.MeasureXmlSize ? MeasureXml(value) : -1;
+        SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Send, SurrogateTelemetry.XmlFormat,
+            xmlBytes, Stopwatch.GetElapsedTime(start), activity);
+    }
+
+    /// <inheritdoc/>
+    void IXmlSerializable.ReadXml(XmlReader reader)
+    {
+        ArgumentNullException.ThrowIfNull(reader);
+        if (reader.GetAttribute(PayloadAttribute, PayloadNamespace) is null)
+        {
+            // Plain DataSet XML from a peer without the attribute: the value's own reader takes it.
+            long start = Stopwatch.GetTimestamp();
+            IXmlSerializable target = CreateTarget();
+            target.ReadXml(reader);
+            Value = target;
+            _xmlReadTime = Stopwatch.GetElapsedTime(start);
+            return;
+        }
+
+        var received = new PooledBuffer();
+        try
+        {
+            if (reader.IsEmptyElement)
+            {
+                reader.Read();
+            }
+            else
+            {
+                reader.ReadStartElement();
+                // Chunked reads keep ReaderQuotas.MaxArrayLength out of play: no single array is requested.
+                int read;
+                do
+                {
+                    ArraySegment<byte> free = received.GetSegment(ChunkSize);
+                    read = reader.ReadContentAsBase64(free.Array!, free.Offset, free.Count);
+                    received.Advance(read);
+                }
+                while (read > 0);
+                reader.ReadEndElement();
+            }
+        }
+        catch
+        {
+            received.Dispose();
+            throw;
+        }
+
+        _received = received;
+    }
+
+    /// <summary>Turns what was read into the contract's type; the provider's options limit the codec.</summary>
+    internal object Complete(DataSetSurrogateProvider provider)
+    {
+        if (_received is null)
+        {
+            // Plain XML was read before the operation was known, so it is timed but has no activity of its own.
+            SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Receive, SurrogateTelemetry.XmlFormat,
+                -1, _xmlReadTime, activity: null);
+            return Value ?? throw new InvalidOperationException("The payload was not read.");
+        }
+
+        using PooledBuffer received = _received;
+        _received = null;
+        using Activity? activity = SurrogateTelemetry.StartActivity(provider.OperationName, SurrogateTelemetry.Receive);
+        long start = Stopwatch.GetTimestamp();
+        try
+        {
+            object value = Decode(received.WrittenSpan, provider.Options);
+            SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Receive, SurrogateTelemetry.SurrogateFormat,
+                received.Count, Stopwatch.GetElapsedTime(start), activity);
+            return value;
+        }
+        catch (DataSetSurrogateException ex)
+        {
+            activity?.SetStatus(ActivityStatusCode.Error, ex.Message);
+            throw provider.Refused(ex);
+        }
+    }
+
+    /// <summary>Creates an empty instance of the contract's type.</summary>
+    private protected abstract IXmlSerializable CreateTarget();
+
+    /// <summary>Writes <paramref name="value"/> with the codec.</summary>
+    private protected abstract void Encode(PooledBuffer buffer, object value, SurrogateOptions options);
+
+    /// <summary>Creates the contract's type and loads the payload into it.</summary>
+    private protected abstract object Decode(ReadOnlySpan<byte> payload, SurrogateOptions options);
+
+    private bool TryWriteSurrogate(XmlWriter writer, object value, DataSetSurrogateProvider provider, long start, Activity? activity)
+    {
+        using var buffer = new PooledBuffer();
+        try
+        {
+            Encode(buffer, value, provider.Options);
+        }
+        catch (DataSetSurrogateException ex)
+        {
+            // Nothing is written yet, and every reader with the attribute also reads plain XML: fall back to it.
+            activity?.AddEvent(new ActivityEvent("fallback", tags: new ActivityTagsCollection { ["reason"] = ex.Message }));
+            SurrogateTelemetry.RecordFallback(provider.OperationName);
+            return false;
+        }
+
+        writer.WriteAttributeString(PayloadPrefix, PayloadAttribute, PayloadNamespace, PayloadVersion);
+        ArraySegment<byte> payload = buffer.WrittenSegment;
+        for (int offset = 0; offset < payload.Count; offset += ChunkSize)
+        {
+            writer.WriteBase64(payload.Array!, payload.Offset + offset, Math.Min(ChunkSize, payload.Count - offset));
+        }
+
+        SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Send, SurrogateTelemetry.SurrogateFormat,
+            buffer.Count, Stopwatch.GetElapsedTime(start), activity);
+        if (provider.MeasureXmlSize)
+        {
+            SurrogateTelemetry.RecordXmlSize(provider.OperationName, SurrogateTelemetry.Send, MeasureXml(value));
+        }
+
+        return true;
+    }
+
+    /// <summary>Diagnostic mode: the UTF-8 text size of the value's plain DataSet XML (costs a second write).</summary>
+    private static long MeasureXml(object value)
+    {
+        using var counter = new CountingStream();
+        using (XmlWriter xml = XmlWriter.Create(counter, new XmlWriterSettings { CloseOutput = false }))
+        {
+            xml.WriteStartElement("value");
+            ((IXmlSerializable)value).WriteXml(xml);
+            xml.WriteEndElement();
+        }
+
+        return counter.Length;
+    }
+}
+
+/// <summary>Stands for a <see cref="DataSet"/> (or typed DataSet <typeparamref name="T"/>) on the wire.</summary>
+/// <typeparam name="T">The contract's declared type; it decides what comes out on the receiving side.</typeparam>
+public sealed class DataSetPayload<T> : SurrogatePayload
+    where T : DataSet, new()
+{
+    private protected override IXmlSerializable CreateTarget() => new T();
+
+    private protected override void Encode(PooledBuffer buffer, object value, SurrogateOptions options) =>
+        DataSetSerializer.Serialize(buffer, (DataSet)value, options);
+
+    private protected override object Decode(ReadOnlySpan<byte> payload, SurrogateOptions options)
+    {
+        var target = new T();
+        DataSetSerializer.DeserializeInto(payload, target, options);
+        return target;
+    }
+}
+
+/// <summary>Stands for a <see cref="DataTable"/> (or typed table <typeparamref name="T"/>) on the wire.</summary>
+/// <typeparam name="T">The contract's declared type; it decides what comes out on the receiving side.</typeparam>
+public sealed class DataTablePayload<T> : SurrogatePayload
+    where T : DataTable, new()
+{
+    private protected override IXmlSerializable CreateTarget() => new T();
+
+    private protected override void Encode(PooledBuffer buffer, object value, SurrogateOptions options) =>
+        DataSetSerializer.Serialize(buffer, (DataTable)value, options);
+
+    private protected override object Decode(ReadOnlySpan<byte> payload, SurrogateOptions options)
+    {
+        var target = new T();
+        DataSetSerializer.DeserializeInto(payload, target, options);
+        return target;
+    }
+}

@@ -1,0 +1,60 @@
+using Surrogate.Perf.Harness.Cli;
+using Surrogate.Perf.Harness.Measurement;
+
+namespace Surrogate.Perf.Tests;
+
+/// <summary>Command-line parsing and the ratio arithmetic, without running anything.</summary>
+public sealed class HarnessOptionsTests
+{
+    [Fact]
+    public void Defaults_are_the_full_profile_over_every_scenario_and_case()
+    {
+        var options = HarnessOptions.Parse([]);
+        Assert.Equal("full", options.Profile.Name);
+        Assert.Equal(["small", "rows-10000", "rows-15000", "orders"], options.Scenarios);
+        Assert.Equal(["nettcp-binary", "nettcp-surrogate", "basichttp-text", "objects"], options.Cases);
+        Assert.True(options.Pin);
+        Assert.False(options.Trace);
+    }
+
+    [Fact]
+    public void Duration_overrides_the_quick_profile_in_either_order()
+    {
+        Assert.Equal(7, HarnessOptions.Parse(["--duration", "7", "--quick"]).Profile.MeasureSeconds);
+        Assert.Equal(7, HarnessOptions.Parse(["--quick", "--duration", "7"]).Profile.MeasureSeconds);
+        Assert.Equal("quick", HarnessOptions.Parse(["--duration", "7", "--quick"]).Profile.Name);
+    }
+
+    [Theory]
+    [InlineData("--cases", "nettcp-binary,udp")]
+    [InlineData("--scenarios", "huge")]
+    [InlineData("--duration", "-1")]
+    [InlineData("--bogus", "x")]
+    public void Bad_options_are_refused_with_a_message(string option, string value)
+    {
+        var error = Assert.Throws<ArgumentException>(() => HarnessOptions.Parse([option, value]));
+        Assert.False(string.IsNullOrWhiteSpace(error.Message));
+    }
+
+    [Fact]
+    public void Ratios_are_taken_against_the_baseline_of_the_same_scenario_and_objects_against_rows_10000()
+    {
+        CellResult Cell(string c, string s, double median, double bytes) => new()
+        {
+            Case = c, CaseLabel = c, Scenario = s, Rows = 1, Calls = 10, Seconds = 1,
+            Latency = new LatencySummary(median, median, median, median, median),
+            RequestBytes = 0, ResponseBytes = bytes,
+            Client = new PerCallCost(1, 0, 0, 0, 1), Server = new PerCallCost(1, 0, 0, 0, 1),
+        };
+
+        var cells = RunReport.WithRatios(
+            [Cell("base", "rows-10000", 10, 1000), Cell("fast", "rows-10000", 2, 250), Cell("base", "small", 1, 100), Cell("objects", "objects-10000", 5, 500)],
+            "base", "objects-10000");
+
+        Assert.Equal(1.0, cells[0].TimeRatio);
+        Assert.Equal(0.2, cells[1].TimeRatio!.Value, 9);
+        Assert.Equal(0.25, cells[1].BytesRatio!.Value, 9);
+        Assert.Equal(0.5, cells[3].TimeRatio!.Value, 9);
+        Assert.Equal("rows-10000", cells[3].BaselineScenario);
+    }
+}

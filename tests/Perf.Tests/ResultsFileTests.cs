@@ -1,0 +1,107 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Surrogate.Perf.Tests;
+
+/// <summary>The run's CSV, JSON and Markdown parse and hold one sane row per case and scenario.</summary>
+[Collection(HarnessRunCollection.Name)]
+public sealed class ResultsFileTests
+{
+    private static readonly string[] DataSetCases = ["nettcp-binary", "nettcp-surrogate", "basichttp-text"];
+    private readonly HarnessRunFixture run;
+
+    public ResultsFileTests(HarnessRunFixture run) => this.run = run;
+
+    [Fact]
+    public void Harness_exits_successfully()
+    {
+        Assert.True(run.ExitCode == 0, "harness failed:\n" + run.Output);
+    }
+
+    [Fact]
+    public void Csv_has_a_row_per_case_and_scenario_with_positive_measurements()
+    {
+        string[] lines = File.ReadAllLines(run.PathOf("results.csv"));
+        string[] header = lines[0].Split(',');
+        Assert.Contains("median_ms", header);
+        var rows = lines.Skip(1).Select(l => header.Zip(SplitCsv(l)).ToDictionary(p => p.First, p => p.Second)).ToList();
+
+        foreach (string scenario in run.Scenarios)
+        {
+            foreach (string caseName in DataSetCases)
+            {
+                var row = Assert.Single(rows, r => r["case"] == caseName && r["scenario"] == scenario);
+                Assert.True(Number(row["median_ms"]) > 0, $"{caseName}/{scenario} median");
+                Assert.True(Number(row["p99_ms"]) >= Number(row["median_ms"]), $"{caseName}/{scenario} p99 >= median");
+                Assert.True(Number(row["calls"]) >= 5, $"{caseName}/{scenario} calls");
+                Assert.True(Number(row["response_bytes"]) > Number(row["rows"]), $"{caseName}/{scenario} response bytes");
+                Assert.True(Number(row["client_cpu_ms"]) > 0 && Number(row["server_cpu_ms"]) > 0, $"{caseName}/{scenario} cpu on both sides");
+                Assert.True(Number(row["client_alloc_bytes"]) > 0 && Number(row["server_alloc_bytes"]) > 0, $"{caseName}/{scenario} allocations on both sides");
+            }
+
+            var baseline = rows.Single(r => r["case"] == "nettcp-binary" && r["scenario"] == scenario);
+            Assert.Equal(1.0, Number(baseline["time_ratio"]), 6);
+            Assert.Equal(1.0, Number(baseline["bytes_ratio"]), 6);
+        }
+
+        var objects = Assert.Single(rows, r => r["case"] == "objects");
+        Assert.Equal(10_000, Number(objects["rows"]));
+    }
+
+    [Fact]
+    public void Json_matches_the_csv_and_has_a_build_floor_per_scenario()
+    {
+        using var json = JsonDocument.Parse(File.ReadAllText(run.PathOf("results.json")));
+        var root = json.RootElement;
+        int csvRows = File.ReadAllLines(run.PathOf("results.csv")).Length - 1;
+        Assert.Equal(csvRows, root.GetProperty("Cells").GetArrayLength());
+        var floors = root.GetProperty("Floors").EnumerateArray().ToList();
+        Assert.Equal(run.Scenarios.OrderBy(s => s), floors.Select(f => f.GetProperty("Scenario").GetString()!).OrderBy(s => s));
+        Assert.All(floors, f => Assert.True(f.GetProperty("MedianMilliseconds").GetDouble() > 0));
+        Assert.False(string.IsNullOrEmpty(root.GetProperty("Environment").GetProperty("Pinning").GetString()));
+    }
+
+    [Fact]
+    public void Markdown_has_the_results_table_and_the_column_legend()
+    {
+        string md = File.ReadAllText(run.PathOf("results.md"));
+        Assert.Contains("| case | scenario |", md);
+        Assert.Contains("## Build floor", md);
+        Assert.Contains("## Columns", md);
+        Assert.Contains("[DataSetSurrogate], NetTcp binary", md);
+    }
+
+    private static double Number(string text) => double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
+
+    private static List<string> SplitCsv(string line)
+    {
+        var fields = new List<string>();
+        var field = new System.Text.StringBuilder();
+        bool quoted = false;
+        for (int i = 0; i < line.Length; i++)
+        {
+            char c = line[i];
+            if (quoted && c == '"' && i + 1 < line.Length && line[i + 1] == '"')
+            {
+                field.Append('"');
+                i++;
+            }
+            else if (c == '"')
+            {
+                quoted = !quoted;
+            }
+            else if (c == ',' && !quoted)
+            {
+                fields.Add(field.ToString());
+                field.Clear();
+            }
+            else
+            {
+                field.Append(c);
+            }
+        }
+
+        fields.Add(field.ToString());
+        return fields;
+    }
+}
