@@ -16,7 +16,7 @@ public sealed class BehaviorTests
         await using var host = await SoapServiceHost.StartAsync(b =>
         {
             b.AddService<IMoneyService>(new MoneyService());
-            if (transport == "tcp")
+            if (Bindings.IsTcp(transport))
             {
                 b.AddNetTcpEndpoint<IMoneyService>(path, Bindings.Create(transport));
             }

@@ -24,9 +24,9 @@ public sealed class FailFastTests(HostFixture fixture) : IClassFixture<HostFixtu
     }
 
     [Fact]
-    public async Task Streamed_tcp_client_gets_a_framing_fault()
+    public async Task Streamed_client_on_a_buffered_endpoint_gets_a_framing_fault()
     {
-        // Streamed transfer uses the singleton-unsized framing mode, which the host does not serve.
+        // Streamed transfer uses the singleton-unsized framing mode; this endpoint serves duplex sessions only.
         var streamed = (NetTcpBinding)Bindings.Create("tcp");
         streamed.TransferMode = TransferMode.Streamed;
         await AssertFailsQuickly<CommunicationException>(streamed, fixture.Host.GetEndpointAddress("/tcp"));
@@ -72,9 +72,9 @@ public sealed class FailFastTests(HostFixture fixture) : IClassFixture<HostFixtu
         Binding strict = Bindings.Create(transport, large: true, maxStringContentLength: 10_000);
         await using var host = await SoapServiceHost.StartAsync(b => b
             .AddService<ITestService>(new TestService())
-            .AddNetTcpEndpoint<ITestService>("/strict-tcp", transport == "tcp" ? strict : Bindings.Create("tcp"))
-            .AddHttpEndpoint<ITestService>("/strict-http", transport == "tcp" ? Bindings.Create("text") : strict));
-        Uri address = host.GetEndpointAddress(transport == "tcp" ? "/strict-tcp" : "/strict-http");
+            .AddNetTcpEndpoint<ITestService>("/strict-tcp", Bindings.IsTcp(transport) ? strict : Bindings.Create("tcp"))
+            .AddHttpEndpoint<ITestService>("/strict-http", Bindings.IsTcp(transport) ? Bindings.Create("text") : strict));
+        Uri address = host.GetEndpointAddress(Bindings.IsTcp(transport) ? "/strict-tcp" : "/strict-http");
         await using var client = await TestClient.OpenAsync(
             new ChannelFactory<ITestService>(Bindings.Create(transport, large: true), new EndpointAddress(address)));
 

@@ -41,7 +41,7 @@ internal sealed partial class NetTcpSession(
                     }
 
                     byte[] buffer = buffers.TakeBuffer(size);
-                    await reader.ReadExactlyAsync(buffer, size, aborted).ConfigureAwait(false);
+                    await reader.ReadExactlyAsync(buffer.AsMemory(0, size), aborted).ConfigureAwait(false);
                     Message request = encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, size), buffers, contentType);
                     Track(Task.Run(() => ProcessAsync(request), CancellationToken.None));
                     break;
@@ -77,7 +77,7 @@ internal sealed partial class NetTcpSession(
     {
         int kept = endpoint.MaxReceivedMessageSize;
         byte[] head = buffers.TakeBuffer(kept);
-        await reader.ReadExactlyAsync(head, kept, aborted).ConfigureAwait(false);
+        await reader.ReadExactlyAsync(head.AsMemory(0, kept), aborted).ConfigureAwait(false);
         await reader.SkipAsync(size - kept, aborted).ConfigureAwait(false);
         System.Xml.UniqueId? messageId;
         try
