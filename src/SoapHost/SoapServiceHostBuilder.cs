@@ -56,9 +56,11 @@ public sealed class SoapServiceHostBuilder
     }
 
     /// <summary>
-    /// Adds a net.tcp endpoint (the .NET Message Framing protocol, duplex session mode, buffered transfer) at
-    /// <paramref name="path"/>. The binding must have no transport security (e.g. <c>new NetTcpBinding(SecurityMode.None)</c>);
-    /// its message encoder (binary session encoding for NetTcpBinding), MaxReceivedMessageSize and reader quotas apply.
+    /// Adds a net.tcp endpoint (the .NET Message Framing protocol) at <paramref name="path"/>. The binding must have no
+    /// transport security (e.g. <c>new NetTcpBinding(SecurityMode.None)</c>). Buffered transfer is served as a duplex
+    /// session with the encoder's session encoder (one per connection; binary session encoding for NetTcpBinding),
+    /// streamed transfer as singleton-unsized exchanges with its plain encoder. The binding's encoder, MaxReceivedMessageSize
+    /// and reader quotas apply; a client whose mode or encoding differs gets a framing fault at once.
     /// </summary>
     public SoapServiceHostBuilder AddNetTcpEndpoint<TContract>(string path, Binding binding)
         where TContract : class =>
