@@ -65,6 +65,44 @@ public sealed class HostingTests
         Assert.Throws<ArgumentException>(() => host.GetEndpointAddress("/other"));
     }
 
+    [Theory]
+    [InlineData("net.tcp")]
+    [InlineData("http")]
+    public async Task Custom_encoder_of_the_binding_is_used_on_the_host(string scheme)
+    {
+        System.ServiceModel.Channels.Binding Binding() => new System.ServiceModel.Channels.CustomBinding(
+            new CountingEncodingBindingElement(new System.ServiceModel.Channels.BinaryMessageEncodingBindingElement()),
+            scheme == "http"
+                ? new System.ServiceModel.Channels.HttpTransportBindingElement()
+                : new System.ServiceModel.Channels.TcpTransportBindingElement())
+        {
+            SendTimeout = HostFixture.Timeout,
+            OpenTimeout = HostFixture.Timeout,
+        };
+
+        await using var host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.AddService<ITestService>(new TestService());
+            if (scheme == "http")
+            {
+                b.AddHttpEndpoint<ITestService>("/counted", Binding());
+            }
+            else
+            {
+                b.AddNetTcpEndpoint<ITestService>("/counted", Binding());
+            }
+        });
+        await using var client = await TestClient.OpenAsync(
+            new ChannelFactory<ITestService>(Binding(), new EndpointAddress(host.GetEndpointAddress("/counted"))));
+        int reads = CountingEncodingBindingElement.Reads, writes = CountingEncodingBindingElement.Writes;
+        Assert.Equal(5, await client.Proxy.AddAsync(2, 3));
+        Assert.Equal(3, (await client.Proxy.CreateDataSetAsync(3)).Tables[0].Rows.Count);
+
+        // Two calls: the client writes two requests and reads two replies; the host reads two and writes two.
+        Assert.True(CountingEncodingBindingElement.Reads - reads >= 4, $"reads: {CountingEncodingBindingElement.Reads - reads}");
+        Assert.True(CountingEncodingBindingElement.Writes - writes >= 4, $"writes: {CountingEncodingBindingElement.Writes - writes}");
+    }
+
     [Fact]
     public async Task A_contract_without_a_service_is_refused_at_start()
     {
