@@ -1,0 +1,205 @@
+using System.Collections.Frozen;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using System.ServiceModel.Description;
+using System.ServiceModel.Dispatcher;
+using System.Xml;
+
+namespace Surrogate.SoapHost.Dispatch;
+
+/// <summary>
+/// The dispatcher of one endpoint: finds the operation by action, runs the dispatch message inspectors, reads the
+/// request with WCF's formatter, calls the service and writes the reply or a SOAP fault.
+/// </summary>
+/// <remarks>
+/// Behaviors run as WCF's dispatcher builder runs them: <c>Validate</c>, then <c>AddBindingParameters</c>, then
+/// <c>ApplyDispatchBehavior</c> of the contract behaviors and then of each operation's behaviors, with
+/// <see cref="DataContractSerializerOperationBehavior"/> last. They receive a real <see cref="DispatchRuntime"/> (the
+/// callback dispatch runtime of a client runtime, the only one the client package lets code obtain) and real
+/// <see cref="DispatchOperation"/>s; the host honours <see cref="DispatchRuntime.MessageInspectors"/>.
+/// </remarks>
+internal sealed class ContractDispatcher
+{
+    private readonly FrozenDictionary<string, DispatchedOperation> operations;
+    private readonly IDispatchMessageInspector[] inspectors;
+    private readonly Func<object> instanceProvider;
+    private readonly bool includeExceptionDetail;
+
+    private ContractDispatcher(
+        FrozenDictionary<string, DispatchedOperation> operations,
+        IDispatchMessageInspector[] inspectors,
+        Func<object> instanceProvider,
+        bool includeExceptionDetail)
+    {
+        this.operations = operations;
+        this.inspectors = inspectors;
+        this.instanceProvider = instanceProvider;
+        this.includeExceptionDetail = includeExceptionDetail;
+    }
+
+    /// <summary>Builds the dispatcher of <paramref name="endpoint"/>, running its contract's behaviors.</summary>
+    public static ContractDispatcher Build(ServiceEndpoint endpoint, Func<object> instanceProvider, bool includeExceptionDetail)
+    {
+        ContractDispatcher? built = null;
+        Exception? failure = null;
+        DispatchRuntimeAnchor.Run(runtime =>
+        {
+            try
+            {
+                built = BuildWithin(runtime, endpoint, instanceProvider, includeExceptionDetail);
+            }
+#pragma warning disable CA1031 // Rethrown below, outside the client factory that hosts the build.
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                failure = e;
+            }
+        });
+        if (failure is not null)
+        {
+            throw new InvalidOperationException($"Building the dispatcher of contract '{endpoint.Contract.Name}' failed: {failure.Message}", failure);
+        }
+
+        return built ?? throw new InvalidOperationException("The dispatch runtime was never provided.");
+    }
+
+    /// <summary>Dispatches <paramref name="request"/>; returns the reply, a fault, or null for a one-way operation.</summary>
+    public async Task<Message?> DispatchAsync(Message request, string? transportAction)
+    {
+        MessageVersion version = request.Version;
+        string? action = string.IsNullOrEmpty(request.Headers.Action) ? transportAction : request.Headers.Action;
+        UniqueId? messageId = version.Addressing == AddressingVersion.None ? null : request.Headers.MessageId;
+        if (action is null || !operations.TryGetValue(action, out DispatchedOperation? operation))
+        {
+            return Correlate(SoapFaults.ActionNotSupported(version, action), messageId);
+        }
+
+        Message reply;
+        var states = new object?[inspectors.Length];
+        try
+        {
+            for (int i = 0; i < inspectors.Length; i++)
+            {
+                states[i] = inspectors[i].AfterReceiveRequest(ref request, null!, null!);
+            }
+
+            object?[] inputs = operation.Formatter.DeserializeRequest(request);
+            (object? result, object?[] outputs) = await operation.Invoker.InvokeAsync(instanceProvider(), inputs).ConfigureAwait(false);
+            if (operation.IsOneWay)
+            {
+                return null;
+            }
+
+            reply = operation.Formatter.SerializeReply(version, result, outputs);
+        }
+#pragma warning disable CA1031 // Every failure of an operation becomes a SOAP fault for the caller.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            if (operation.IsOneWay)
+            {
+                return null;
+            }
+
+            reply = SoapFaults.FromException(version, e, includeExceptionDetail);
+        }
+
+        reply = Correlate(reply, messageId);
+        for (int i = inspectors.Length - 1; i >= 0; i--)
+        {
+            inspectors[i].BeforeSendReply(ref reply, states[i]);
+        }
+
+        return reply;
+    }
+
+    /// <summary>A fault for a reply that could not be written (the reply's own serialization failed).</summary>
+    public Message CreateWriteFault(Message failedReply, Exception exception) =>
+        Correlate(SoapFaults.FromException(failedReply.Version, exception, includeExceptionDetail), failedReply.Headers.RelatesTo);
+
+    private static Message Correlate(Message reply, UniqueId? messageId)
+    {
+        if (messageId is not null)
+        {
+            reply.Headers.RelatesTo = messageId;
+        }
+
+        return reply;
+    }
+
+    private static ContractDispatcher BuildWithin(
+        ClientRuntime anchor, ServiceEndpoint endpoint, Func<object> instanceProvider, bool includeExceptionDetail)
+    {
+        ContractDescription contract = endpoint.Contract;
+        DispatchRuntime runtime = anchor.CallbackDispatchRuntime;
+        var parameters = new BindingParameterCollection();
+        foreach (IContractBehavior behavior in contract.ContractBehaviors)
+        {
+            behavior.Validate(contract, endpoint);
+        }
+
+        foreach (OperationDescription operation in contract.Operations)
+        {
+            foreach (IOperationBehavior behavior in operation.OperationBehaviors)
+            {
+                behavior.Validate(operation);
+            }
+        }
+
+        foreach (IContractBehavior behavior in contract.ContractBehaviors)
+        {
+            behavior.AddBindingParameters(contract, endpoint, parameters);
+        }
+
+        foreach (OperationDescription operation in contract.Operations)
+        {
+            foreach (IOperationBehavior behavior in operation.OperationBehaviors)
+            {
+                behavior.AddBindingParameters(operation, parameters);
+            }
+        }
+
+        foreach (IContractBehavior behavior in contract.ContractBehaviors)
+        {
+            behavior.ApplyDispatchBehavior(contract, endpoint, runtime);
+        }
+
+        var byAction = new Dictionary<string, DispatchedOperation>(StringComparer.Ordinal);
+        foreach (OperationDescription operation in contract.Operations)
+        {
+            string action = operation.Messages[0].Action;
+            var dispatchOperation = new DispatchOperation(runtime, operation.Name, action);
+            IOperationBehavior? serializer = null;
+            foreach (IOperationBehavior behavior in operation.OperationBehaviors)
+            {
+                if (behavior is DataContractSerializerOperationBehavior)
+                {
+                    serializer = behavior;
+                    continue;
+                }
+
+                behavior.ApplyDispatchBehavior(operation, dispatchOperation);
+            }
+
+            if (serializer is null)
+            {
+                throw new NotSupportedException(
+                    $"Operation '{operation.Name}' is not formatted by DataContractSerializer; this host supports data-contract operations only.");
+            }
+
+            serializer.ApplyDispatchBehavior(operation, dispatchOperation);
+            byAction.Add(action, new DispatchedOperation(
+                MirroredOperationFormatter.Create(operation, serializer, anchor),
+                new OperationMethodInvoker(operation),
+                operation.IsOneWay));
+        }
+
+        return new ContractDispatcher(
+            byAction.ToFrozenDictionary(StringComparer.Ordinal),
+            [.. runtime.MessageInspectors],
+            instanceProvider,
+            includeExceptionDetail);
+    }
+
+    private sealed record DispatchedOperation(MirroredOperationFormatter Formatter, OperationMethodInvoker Invoker, bool IsOneWay);
+}

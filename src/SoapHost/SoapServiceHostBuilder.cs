@@ -1,0 +1,97 @@
+using System.ServiceModel.Channels;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace Surrogate.SoapHost;
+
+/// <summary>
+/// Configures a <see cref="SoapServiceHost"/>: the service implementation of each contract, its endpoints, and the
+/// loopback ports to listen on. Passed to <see cref="SoapServiceHost.StartAsync(Action{SoapServiceHostBuilder}, CancellationToken)"/>.
+/// </summary>
+public sealed class SoapServiceHostBuilder
+{
+    private readonly Dictionary<Type, Func<object>> services = [];
+    private readonly List<EndpointRegistration> endpoints = [];
+
+    internal SoapServiceHostBuilder()
+    {
+    }
+
+    /// <summary>The TCP port for every net.tcp endpoint; 0 (the default) picks a free port.</summary>
+    public int NetTcpPort { get; set; }
+
+    /// <summary>The TCP port for every HTTP endpoint; 0 (the default) picks a free port.</summary>
+    public int HttpPort { get; set; }
+
+    /// <summary>
+    /// Whether faults for unexpected exceptions carry the exception's type and message (as WCF's
+    /// <c>IncludeExceptionDetailInFaults</c>). Off by default: the caller then sees a generic internal-error reason.
+    /// </summary>
+    public bool IncludeExceptionDetailInFaults { get; set; }
+
+    /// <summary>Where the host logs transport problems (rejected preambles, oversized messages, reply failures).</summary>
+    public ILoggerFactory LoggerFactory { get; set; } = NullLoggerFactory.Instance;
+
+    internal IReadOnlyList<EndpointRegistration> Endpoints => endpoints;
+
+    /// <summary>Serves <typeparamref name="TContract"/> with one instance shared by all calls (it must be thread-safe).</summary>
+    public SoapServiceHostBuilder AddService<TContract>(TContract instance)
+        where TContract : class
+    {
+        ArgumentNullException.ThrowIfNull(instance);
+        services[typeof(TContract)] = () => instance;
+        return this;
+    }
+
+    /// <summary>Serves <typeparamref name="TContract"/> with a new instance from <paramref name="factory"/> per call.</summary>
+    public SoapServiceHostBuilder AddService<TContract>(Func<TContract> factory)
+        where TContract : class
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        services[typeof(TContract)] = factory;
+        return this;
+    }
+
+    /// <summary>
+    /// Adds a net.tcp endpoint (the .NET Message Framing protocol, duplex session mode, buffered transfer) at
+    /// <paramref name="path"/>. The binding must have no transport security (e.g. <c>new NetTcpBinding(SecurityMode.None)</c>);
+    /// its message encoder (binary session encoding for NetTcpBinding), MaxReceivedMessageSize and reader quotas apply.
+    /// </summary>
+    public SoapServiceHostBuilder AddNetTcpEndpoint<TContract>(string path, Binding binding)
+        where TContract : class =>
+        AddEndpoint(typeof(TContract), path, binding, "net.tcp");
+
+    /// <summary>
+    /// Adds an HTTP endpoint at <paramref name="path"/>: <c>BasicHttpBinding</c> (text SOAP 1.1), or a
+    /// <c>CustomBinding</c> of an encoding element and <c>HttpTransportBindingElement</c> (e.g. binary encoding).
+    /// </summary>
+    public SoapServiceHostBuilder AddHttpEndpoint<TContract>(string path, Binding binding)
+        where TContract : class =>
+        AddEndpoint(typeof(TContract), path, binding, "http");
+
+    internal Func<object> ServiceFor(Type contract) =>
+        services.TryGetValue(contract, out Func<object>? factory)
+            ? factory
+            : throw new InvalidOperationException($"No service was added for contract '{contract.FullName}'; call AddService first.");
+
+    private SoapServiceHostBuilder AddEndpoint(Type contract, string path, Binding binding, string scheme)
+    {
+        ArgumentNullException.ThrowIfNull(binding);
+        ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        if (!string.Equals(binding.Scheme, scheme, StringComparison.Ordinal))
+        {
+            throw new ArgumentException($"Binding '{binding.Name}' uses scheme '{binding.Scheme}', not '{scheme}'.", nameof(binding));
+        }
+
+        string normalized = path.StartsWith('/') ? path : "/" + path;
+        if (endpoints.Any(e => e.Scheme == scheme && string.Equals(e.Path, normalized, StringComparison.OrdinalIgnoreCase)))
+        {
+            throw new ArgumentException($"A {scheme} endpoint at '{normalized}' already exists.", nameof(path));
+        }
+
+        endpoints.Add(new EndpointRegistration(contract, normalized, binding, scheme));
+        return this;
+    }
+
+    internal sealed record EndpointRegistration(Type Contract, string Path, Binding Binding, string Scheme);
+}

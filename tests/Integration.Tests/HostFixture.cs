@@ -1,0 +1,95 @@
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using Surrogate.SoapHost;
+using Xunit;
+
+namespace Surrogate.Integration.Tests;
+
+/// <summary>One host with every transport, shared by a test class.</summary>
+public sealed class HostFixture : IAsyncLifetime
+{
+    public static readonly TimeSpan Timeout = TimeSpan.FromSeconds(10);
+
+    public TestService Service { get; } = new();
+
+    public SoapServiceHost Host { get; private set; } = null!;
+
+    public async Task InitializeAsync()
+    {
+        Host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.IncludeExceptionDetailInFaults = true;
+            b.AddService<ITestService>(Service)
+                .AddNetTcpEndpoint<ITestService>("/tcp", Bindings.Create("tcp"))
+                .AddNetTcpEndpoint<ITestService>("/tcp/second", Bindings.Create("tcp"))
+                .AddNetTcpEndpoint<ITestService>("/tcp/large", Bindings.Create("tcp", large: true))
+                .AddHttpEndpoint<ITestService>("/text", Bindings.Create("text"))
+                .AddHttpEndpoint<ITestService>("/bin", Bindings.Create("bin"))
+                .AddHttpEndpoint<ITestService>("/text/large", Bindings.Create("text", large: true))
+                .AddHttpEndpoint<ITestService>("/bin/large", Bindings.Create("bin", large: true));
+        });
+    }
+
+    public async Task DisposeAsync() => await Host.DisposeAsync();
+
+    /// <summary>The path of the endpoint serving <paramref name="transport"/>.</summary>
+    public static string PathOf(string transport, bool large = false) => "/" + transport + (large ? "/large" : string.Empty);
+
+    public ChannelFactory<ITestService> Factory(string transport, bool large = false) =>
+        new(Bindings.Create(transport, large), new EndpointAddress(Host.GetEndpointAddress(PathOf(transport, large))));
+}
+
+public static class Bindings
+{
+    public static readonly TheoryData<string> Transports = new() { "tcp", "text", "bin" };
+
+    public static Binding Create(string transport, bool large = false)
+    {
+        Binding binding = transport switch
+        {
+            "tcp" => Tcp(large),
+            "text" => Text(large),
+            "bin" => Binary(large),
+            _ => throw new ArgumentOutOfRangeException(nameof(transport)),
+        };
+        binding.OpenTimeout = binding.SendTimeout = binding.ReceiveTimeout = binding.CloseTimeout = HostFixture.Timeout;
+        return binding;
+    }
+
+    private static NetTcpBinding Tcp(bool large)
+    {
+        var binding = new NetTcpBinding(SecurityMode.None);
+        if (large)
+        {
+            binding.MaxReceivedMessageSize = binding.MaxBufferSize = 256 * 1024 * 1024;
+            binding.ReaderQuotas.MaxArrayLength = binding.ReaderQuotas.MaxStringContentLength = 256 * 1024 * 1024;
+        }
+
+        return binding;
+    }
+
+    private static BasicHttpBinding Text(bool large)
+    {
+        var binding = new BasicHttpBinding();
+        if (large)
+        {
+            binding.MaxReceivedMessageSize = binding.MaxBufferSize = 256 * 1024 * 1024;
+            binding.ReaderQuotas.MaxArrayLength = binding.ReaderQuotas.MaxStringContentLength = 256 * 1024 * 1024;
+        }
+
+        return binding;
+    }
+
+    private static CustomBinding Binary(bool large)
+    {
+        var encoding = new BinaryMessageEncodingBindingElement();
+        var transport = new HttpTransportBindingElement();
+        if (large)
+        {
+            transport.MaxReceivedMessageSize = transport.MaxBufferSize = 256 * 1024 * 1024;
+            encoding.ReaderQuotas.MaxArrayLength = encoding.ReaderQuotas.MaxStringContentLength = 256 * 1024 * 1024;
+        }
+
+        return new CustomBinding(encoding, transport);
+    }
+}
