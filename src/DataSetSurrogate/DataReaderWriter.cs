@@ -9,7 +9,7 @@ using Surrogate.Wire;
 namespace Surrogate;
 
 /// <summary>
-/// Streams every result set of an <see cref="IDataReader"/> as a table: a schema frame built from the reader's field
+/// Streams every result set of an <see cref="IDataReader"/> as a table: a table schema built from the reader's field
 /// names and types (a column-only DataTable, never rows), then row blocks of at most RowsPerBlock rows, so memory
 /// stays bounded whatever the row count. Rows travel as Unchanged, as <see cref="DataTable.Load(IDataReader)"/> makes them.
 /// </summary>
@@ -24,10 +24,9 @@ internal static class DataReaderWriter
         do
         {
             var table = SchemaTable(reader, index == 0 ? "Table" : "Table" + index.ToString(CultureInfo.InvariantCulture));
-            var context = new TableWriteContext(table, standalone: true, options);
-            ProtoWrite.Message(ref state, PayloadField.Frame, context, static (ref ProtoWriter.State frame, TableWriteContext c) =>
-                ProtoWrite.Message(ref frame, FrameField.Table, c, static (ref ProtoWriter.State s, TableWriteContext t) => SchemaWriter.WriteTable(ref s, t)));
-            WriteRows(ref state, reader, context, values, rowsPerBlock);
+            var context = new TableWriteContext(table, standalone: true, options, new AutoIncrementProbe(), index);
+            ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) => SchemaWriter.WriteTable(ref s, t));
+            WriteRows(ref state, reader, context, values, rowsPerBlock, Math.Max(1, options.BlockByteBudget));
             index++;
         }
         while (reader.NextResult());
@@ -56,43 +55,78 @@ internal static class DataReaderWriter
         return table;
     }
 
-    private static void WriteRows(ref ProtoWriter.State state, IDataReader reader, TableWriteContext context, ColumnValues values, int rowsPerBlock)
+    private static void WriteRows(ref ProtoWriter.State state, IDataReader reader, TableWriteContext context, ColumnValues values, int rowsPerBlock, long byteBudget)
     {
         var rows = new object[Math.Min(rowsPerBlock, 256)][];
         var block = 0;
         var count = 0;
         var fields = reader.FieldCount;
-        while (reader.Read())
+        long blockBytes = 0;
+        var buffers = NestedBuffers.Rent();
+        var writers = new NestedWriters(buffers);
+        var failed = true;
+        try
         {
-            if (count == rows.Length)
+            while (reader.Read())
             {
-                Array.Resize(ref rows, Math.Min(rowsPerBlock, rows.Length * 2));
+                if (count == rows.Length)
+                {
+                    Array.Resize(ref rows, Math.Min(rowsPerBlock, rows.Length * 2));
+                }
+
+                var row = rows[count] ??= new object[fields];
+                reader.GetValues(row);
+                count++;
+                blockBytes += VariableBytes(row);
+                if (count == rowsPerBlock || blockBytes >= byteBudget)
+                {
+                    WriteBlock(ref state, ref writers, context, rows, count, values, block++);
+                    count = 0;
+                    blockBytes = 0;
+                }
             }
 
-            var row = rows[count] ??= new object[fields];
-            reader.GetValues(row);
-            count++;
-            if (count == rowsPerBlock)
+            if (count > 0)
             {
-                WriteBlock(ref state, context, rows, count, values, block++);
-                count = 0;
+                WriteBlock(ref state, ref writers, context, rows, count, values, block);
             }
+
+            failed = false;
         }
-
-        if (count > 0)
+        finally
         {
-            WriteBlock(ref state, context, rows, count, values, block);
+            writers.Dispose(failed);
+            buffers.Return();
         }
     }
 
-    private static void WriteBlock(ref ProtoWriter.State state, TableWriteContext context, object[][] rows, int count, ColumnValues values, int block)
+    private static void WriteBlock(ref ProtoWriter.State state, ref NestedWriters writers, TableWriteContext context, object[][] rows, int count, ColumnValues values, int block)
     {
         try
         {
-            var args = (context, rows, count, values);
-            ProtoWrite.Message(ref state, PayloadField.Frame, args, static (ref ProtoWriter.State frame, (TableWriteContext C, object[][] R, int N, ColumnValues V) a) =>
-                ProtoWrite.Message(ref frame, FrameField.Rows, a, static (ref ProtoWriter.State s, (TableWriteContext C, object[][] R, int N, ColumnValues V) b) =>
-                    WriteBlockBody(ref s, b.C, b.R, b.N, b.V)));
+            ProtoWrite.UInt(ref writers.Block, BlockField.RowCount, count);
+            if (context.Index > 0)
+            {
+                ProtoWrite.UInt(ref writers.Block, BlockField.Table, context.Index);
+            }
+
+            var bitmap = new byte[(count + 7) >> 3];
+            for (var c = 0; c < context.Codecs.Length; c++)
+            {
+                var anyNull = FillColumn(context, c, rows, count, values, bitmap);
+                try
+                {
+                    ColumnDataCodec.Write(ref writers.Column, ref writers.Packed, writers.PackedBuffer, values, anyNull ? bitmap : []);
+                }
+                catch (DataSetSurrogateException ex)
+                {
+                    throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, context.Table.Columns[c].ColumnName, null);
+                }
+
+                writers.EmitColumn(BlockField.Column);
+            }
+
+            writers.EmitBlock(ref state);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -100,40 +134,50 @@ internal static class DataReaderWriter
         }
     }
 
-    private static void WriteBlockBody(ref ProtoWriter.State state, TableWriteContext context, object[][] rows, int count, ColumnValues values)
+    // Roughly what a row's variable-length values will take on the wire (UTF-16 length stands in for UTF-8).
+    private static long VariableBytes(object[] row)
     {
-        ProtoWrite.UInt(ref state, BlockField.RowCount, count);
-        var bitmap = new byte[(count + 7) >> 3];
-        for (var c = 0; c < context.Codecs.Length; c++)
+        long bytes = 0;
+        foreach (var value in row)
         {
-            var codec = context.Codecs[c];
-            values.Clear();
-            Array.Clear(bitmap);
-            var anyNull = false;
-            try
+            bytes += value switch
             {
-                for (var i = 0; i < count; i++)
+                string s => s.Length,
+                byte[] b => b.Length,
+                _ => 0,
+            };
+        }
+
+        return bytes;
+    }
+
+    private static bool FillColumn(TableWriteContext context, int column, object[][] rows, int count, ColumnValues values, byte[] bitmap)
+    {
+        var codec = context.Codecs[column];
+        values.Clear();
+        Array.Clear(bitmap);
+        var anyNull = false;
+        try
+        {
+            for (var i = 0; i < count; i++)
+            {
+                var value = rows[i][column];
+                if (value is null || codec.IsNull(value))
                 {
-                    var value = rows[i][c];
-                    if (value is null || codec.IsNull(value))
-                    {
-                        bitmap[i >> 3] |= (byte)(1 << (i & 7));
-                        anyNull = true;
-                    }
-                    else
-                    {
-                        codec.Append(values, value);
-                    }
+                    bitmap[i >> 3] |= (byte)(1 << (i & 7));
+                    anyNull = true;
+                }
+                else
+                {
+                    codec.Append(values, value);
                 }
             }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-            {
-                throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, context.Table.Columns[c].ColumnName, null);
-            }
-
-            var args = (values, anyNull ? bitmap : []);
-            ProtoWrite.Message(ref state, BlockField.Column, args, static (ref ProtoWriter.State s, (ColumnValues V, byte[] B) a) =>
-                ColumnDataCodec.Write(ref s, a.V, a.B));
         }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, context.Table.Columns[column].ColumnName, null);
+        }
+
+        return anyNull;
     }
 }

@@ -57,9 +57,16 @@ public static partial class DataSetSerializer
     /// <returns>The payload.</returns>
     public static byte[] Serialize(DataSet dataSet, SurrogateOptions? options = null)
     {
-        using var buffer = new PooledBufferWriter(4096);
-        Serialize(buffer, dataSet, options);
-        return buffer.WrittenSpan.ToArray();
+        var buffer = ProtoWrite.RentScratch();
+        try
+        {
+            Serialize(buffer, dataSet, options);
+            return buffer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ProtoWrite.ReturnScratch(buffer);
+        }
     }
 
     /// <summary>Writes a DataTable payload to a new array.</summary>
@@ -68,9 +75,16 @@ public static partial class DataSetSerializer
     /// <returns>The payload.</returns>
     public static byte[] Serialize(DataTable table, SurrogateOptions? options = null)
     {
-        using var buffer = new PooledBufferWriter(4096);
-        Serialize(buffer, table, options);
-        return buffer.WrittenSpan.ToArray();
+        var buffer = ProtoWrite.RentScratch();
+        try
+        {
+            Serialize(buffer, table, options);
+            return buffer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ProtoWrite.ReturnScratch(buffer);
+        }
     }
 
     /// <summary>Writes every result set of a data reader to a new array.</summary>
@@ -79,9 +93,16 @@ public static partial class DataSetSerializer
     /// <returns>The payload.</returns>
     public static byte[] Serialize(IDataReader reader, SurrogateOptions? options = null)
     {
-        using var buffer = new PooledBufferWriter(4096);
-        Serialize(buffer, reader, options);
-        return buffer.WrittenSpan.ToArray();
+        var buffer = ProtoWrite.RentScratch();
+        try
+        {
+            Serialize(buffer, reader, options);
+            return buffer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ProtoWrite.ReturnScratch(buffer);
+        }
     }
 
     /// <summary>Writes a DataSet payload to a stream.</summary>
@@ -170,6 +191,12 @@ public static partial class DataSetSerializer
             body(ref state, (source, options));
             state.Close();
         }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
+        }
         finally
         {
             state.Dispose();
@@ -183,6 +210,12 @@ public static partial class DataSetSerializer
         {
             body(ref state, (source, options));
             state.Close();
+        }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
         }
         finally
         {

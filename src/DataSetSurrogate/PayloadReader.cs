@@ -7,7 +7,7 @@ using Surrogate.Wire;
 namespace Surrogate;
 
 /// <summary>
-/// Reads a whole in-memory payload into a builder. Magic and version must come first; frames follow in order; any
+/// Reads a whole in-memory payload into a builder. Magic and version must come first; tables and their row blocks follow in order; any
 /// failure (truncation, corruption, limits, refused types) becomes a <see cref="DataSetSurrogateException"/> naming
 /// the table, column and row block, after the builder's target has been emptied.
 /// </summary>
@@ -26,6 +26,7 @@ internal static class PayloadReader
         {
             var kind = ReadPrologue(ref state);
             builder = createBuilder(kind);
+            builder.PayloadBytes = payload.Length;
             ReadBody(ref state, builder, options);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
@@ -85,8 +86,12 @@ internal static class PayloadReader
                 case PayloadField.Header:
                     builder.OnHeader(SchemaReader.ReadHeader(ref state, options));
                     break;
-                case PayloadField.Frame:
-                    ReadFrame(ref state, builder, options, ref constraints);
+                case PayloadField.Table:
+                    builder.OnTable(SchemaReader.ReadTable(ref state, options, ref constraints));
+                    break;
+                case PayloadField.Rows:
+                    var loader = builder.Current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
+                    builder.AddRows(loader.ReadBlock(ref state, options, builder.RowBudget, builder.TableCount - 1));
                     break;
                 case PayloadField.Tail:
                     tail = SchemaReader.ReadTail(ref state, options, builder.TableCount, constraints);
@@ -98,29 +103,5 @@ internal static class PayloadReader
         }
 
         builder.Complete(tail);
-    }
-
-    private static void ReadFrame(ref ProtoReader.State state, DataSetBuilder builder, SurrogateOptions options, ref int constraints)
-    {
-        var token = state.StartSubItem();
-        int field;
-        while ((field = state.ReadFieldHeader()) > 0)
-        {
-            switch (field)
-            {
-                case FrameField.Table:
-                    builder.OnTable(SchemaReader.ReadTable(ref state, options, ref constraints));
-                    break;
-                case FrameField.Rows:
-                    var loader = builder.Current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
-                    builder.AddRows(loader.ReadBlock(ref state, options, builder.RowBudget));
-                    break;
-                default:
-                    Throw.Invalid($"A frame holds an unknown field {field}.");
-                    break;
-            }
-        }
-
-        state.EndSubItem(token);
     }
 }

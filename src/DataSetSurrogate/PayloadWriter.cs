@@ -7,8 +7,8 @@ using Surrogate.Wire;
 namespace Surrogate;
 
 /// <summary>
-/// Writes a whole payload in order: magic, version, kind, DataSetHeader, then per table a schema frame followed by
-/// its row-block frames, then the DataSetTail (foreign keys and relations, which need every table).
+/// Writes a whole payload in order: magic, version, kind, DataSetHeader, then per table its schema followed by its
+/// row blocks, then the DataSetTail (foreign keys and relations, which need every table).
 /// </summary>
 internal static class PayloadWriter
 {
@@ -47,23 +47,31 @@ internal static class PayloadWriter
 
     private static void WriteTables(ref ProtoWriter.State state, List<DataTable> tables, bool standalone, SurrogateOptions options)
     {
-        var rows = new RowBlockWriter(options);
-        foreach (var table in tables)
+        var rows = RowBlockWriter.Rent(options);
+        var autoIncrement = new AutoIncrementProbe();
+        try
         {
-            TableWriteContext context;
-            try
+            for (var index = 0; index < tables.Count; index++)
             {
-                context = new TableWriteContext(table, standalone, options);
-                ProtoWrite.Message(ref state, PayloadField.Frame, context, static (ref ProtoWriter.State frame, TableWriteContext c) =>
-                    ProtoWrite.Message(ref frame, FrameField.Table, c, static (ref ProtoWriter.State s, TableWriteContext t) =>
-                        SchemaWriter.WriteTable(ref s, t)));
-            }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-            {
-                throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
-            }
+                var table = tables[index];
+                TableWriteContext context;
+                try
+                {
+                    context = new TableWriteContext(table, standalone, options, autoIncrement, index);
+                    ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) =>
+                        SchemaWriter.WriteTable(ref s, t));
+                }
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+                {
+                    throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
+                }
 
-            rows.WriteTableRows(ref state, context);
+                rows.WriteTableRows(ref state, context);
+            }
+        }
+        finally
+        {
+            rows.Return();
         }
     }
 }

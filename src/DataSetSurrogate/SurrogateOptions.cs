@@ -50,6 +50,12 @@ public sealed record SurrogateOptions
     public int RowsPerBlock { get; init; } = 4096;
 
     /// <summary>
+    /// When streaming an <see cref="System.Data.IDataReader"/>, a block is closed early once its strings and byte
+    /// arrays reach about this many bytes (default 4 MiB), so wide or long values do not inflate memory.
+    /// </summary>
+    public int BlockByteBudget { get; init; } = 4 << 20;
+
+    /// <summary>
     /// Extra column types the caller allows (enums of a typed DataSet, or types with their own byte codec), each
     /// under a stable key. Nothing outside the built-in closed table and this list is ever written or read.
     /// </summary>

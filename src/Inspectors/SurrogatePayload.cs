@@ -28,7 +28,7 @@ public abstract class SurrogatePayload : IXmlSerializable
     private TimeSpan _xmlReadTime;
 
     /// <summary>Creates an empty payload; the serializer fills it through <see cref="IXmlSerializable.ReadXml"/>.</summary>
-    protected SurrogatePayload()
+    private protected SurrogatePayload()
     {
     }
 

@@ -4,7 +4,7 @@ using Surrogate.Schema;
 namespace Surrogate.Build;
 
 /// <summary>
-/// Builds the result from decoded frames. Tables the target declares (typed DataSets, caller-made tables) are used
+/// Builds the result from decoded schemas and row blocks. Tables the target declares (typed DataSets, caller-made tables) are used
 /// as they are: their types, constraints and relations decide. Anything the target lacks is created from the payload.
 /// Constraints, relations, read-only flags and expressions are applied after every row is in; then
 /// EnforceConstraints is restored, which validates once (and throws ConstraintException as DataSet XML does).
@@ -41,6 +41,9 @@ internal sealed class DataSetBuilder
         _options = options;
         Suspend(table);
     }
+
+    /// <summary>The payload's length, which bounds how much storage a size hint may reserve.</summary>
+    public long PayloadBytes { get; set; }
 
     public long RowBudget => _options.MaxRows - _rows;
 
@@ -94,8 +97,7 @@ internal sealed class DataSetBuilder
         }
         else
         {
-            var existing = _dataSet!.Tables.Contains(model.Name, model.Namespace) ? _dataSet.Tables[model.Name, model.Namespace]
-                : _dataSet.Tables.Contains(model.Name) ? _dataSet.Tables[model.Name] : null;
+            var existing = FindDeclaredTable(_dataSet!, model);
             created = existing is null;
             table = existing ?? TableFactory.CreateTable(model, _dataSet);
         }
@@ -105,9 +107,17 @@ internal sealed class DataSetBuilder
             Throw.Invalid($"The target table '{table.TableName}' already has rows; it must be empty.");
         }
 
-        _current = new TableLoader(table, model, created, _options);
+        try
+        {
+            _current = new TableLoader(table, model, created, _options);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw DataSetSurrogateException.Wrap(ex, model.Name, null, null);
+        }
+
         _tables.Add(_current);
-        _current.BeginLoad();
+        _current.BeginLoad(PayloadBytes);
     }
 
     public void AddRows(int count) => _rows += count;
@@ -162,23 +172,48 @@ internal sealed class DataSetBuilder
         }
     }
 
+    // A declared table matches by name and namespace, or by name alone if that is unambiguous and not yet loaded.
+    private DataTable? FindDeclaredTable(DataSet dataSet, TableModel model)
+    {
+        if (dataSet.Tables.Contains(model.Name, model.Namespace))
+        {
+            return dataSet.Tables[model.Name, model.Namespace];
+        }
+
+        DataTable? byName = null;
+        foreach (DataTable table in dataSet.Tables)
+        {
+            if (string.Equals(table.TableName, model.Name, StringComparison.Ordinal))
+            {
+                if (byName is not null)
+                {
+                    return null;
+                }
+
+                byName = table;
+            }
+        }
+
+        return byName is not null && !_tables.Exists(t => ReferenceEquals(t.Table, byName)) ? byName : null;
+    }
+
     // A table taken out of a DataSet payload inherits the DataSet's case sensitivity and locale unless it set its own.
     private static void ApplyStandaloneTable(DataTable table, TableModel model, HeaderModel? header)
     {
         table.TableName = model.Name;
         table.Namespace = model.Namespace;
         table.Prefix = model.Prefix;
-        if ((model.CaseSensitive ?? header?.CaseSensitive) is bool caseSensitive)
+        // Set only where the table's default differs (setting marks the value explicit).
+        if ((model.CaseSensitive ?? header?.CaseSensitive) is bool caseSensitive && table.CaseSensitive != caseSensitive)
         {
             table.CaseSensitive = caseSensitive;
         }
 
-        if ((model.Locale ?? header?.Locale) is string locale)
+        if ((model.Locale ?? header?.Locale) is string locale && !string.Equals(table.Locale.Name, locale, StringComparison.Ordinal))
         {
             table.Locale = TableFactory.Culture(locale);
         }
 
-        table.MinimumCapacity = model.MinimumCapacity;
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
     }
 

@@ -21,7 +21,6 @@ internal static class TableFactory
             table.Prefix = model.Prefix;
         }
 
-        table.MinimumCapacity = model.MinimumCapacity;
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
         dataSet?.Tables.Add(table);
         // Set only where inheritance from the DataSet would not already give the value (setting marks it explicit).
@@ -68,7 +67,7 @@ internal static class TableFactory
 
         if (model.DefaultValue is not null)
         {
-            column.DefaultValue = model.DefaultValue;
+            column.DefaultValue = codec.ClrType.IsEnum && model.DefaultValue is long number ? Enum.ToObject(codec.ClrType, number) : model.DefaultValue;
         }
 
         if (model.Namespace is not null)

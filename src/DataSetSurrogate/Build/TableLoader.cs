@@ -19,14 +19,17 @@ internal sealed class TableLoader
     private readonly object?[] _values;
     private readonly object?[] _originals;
     private readonly DecodedBlock _block = new();
+    private readonly SurrogateOptions _options;
     private readonly bool _usePrimaryKeyFreePath;
     private DataRow[] _blockRows = [];
     private int _blockIndex;
+    private int _minimumCapacity;
 
     public TableLoader(DataTable table, TableModel model, bool created, SurrogateOptions options)
     {
         Table = table;
         Model = model;
+        _options = options;
         Created = created;
         _codecs = new ColumnCodec?[model.Columns.Count];
         _targetOrdinal = new int[model.Columns.Count];
@@ -51,7 +54,18 @@ internal sealed class TableLoader
     /// <summary>True when the table was created from the payload (not a table of the caller's target).</summary>
     public bool Created { get; }
 
-    public void BeginLoad() => Table.BeginLoadData();
+    /// <summary>
+    /// Sizes the storage from the writer's hint, capped by what the payload could really hold; the table's own
+    /// MinimumCapacity (the payload's, or the declared table's) is set back at the end, when it no longer allocates.
+    /// </summary>
+    public void BeginLoad(long payloadBytes)
+    {
+        _minimumCapacity = Created ? Model.MinimumCapacity : Table.MinimumCapacity;
+        var capacity = Math.Min(Model.RecordCountHint, Math.Min(_options.MaxRows * 2, payloadBytes * 8));
+        Table.MinimumCapacity = (int)Math.Clamp(capacity, 50, int.MaxValue);
+
+        Table.BeginLoadData();
+    }
 
     /// <summary>The target column for a payload column ordinal (checked: ordinals come from the payload).</summary>
     public DataColumn TargetColumn(int ordinal) =>
@@ -60,10 +74,10 @@ internal sealed class TableLoader
 
     public DataColumn[] TargetColumns(int[] ordinals) => Array.ConvertAll(ordinals, TargetColumn);
 
-    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget)
+    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex)
     {
         var model = Model;
-        _block.Read(ref state, _codecs, options, rowBudget, i => model.Columns[i].Name);
+        _block.Read(ref state, _codecs, options, rowBudget, tableIndex, i => model.Columns[i].Name);
         if (_blockRows.Length < _block.RowCount && _block.Errors.Count > 0)
         {
             _blockRows = new DataRow[_block.RowCount];
@@ -104,6 +118,7 @@ internal sealed class TableLoader
     {
         RestoreAutoIncrementCounters();
         Table.EndLoadData();
+        Table.MinimumCapacity = _minimumCapacity;
     }
 
     private DataRow AddRow(int row, ref int modified)

@@ -12,18 +12,18 @@ internal static class ColumnDataCodec
 {
     private const int DictionaryProbe = 64;
 
-    public static void Write(ref ProtoWriter.State state, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
+    public static void Write(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
     {
         if (!nullBitmap.IsEmpty)
         {
             ProtoWrite.Bytes(ref state, DataField.NullBitmap, nullBitmap);
         }
 
-        WriteStreams(ref state, values, allowChoices: true);
+        WriteStreams(ref state, ref packed, packedBuffer, values, allowChoices: true);
     }
 
     /// <summary>Writes the value streams shared by ColumnData and Value (same field numbers).</summary>
-    public static void WriteStreams(ref ProtoWriter.State state, ColumnValues values, bool allowChoices)
+    public static void WriteStreams(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ColumnValues values, bool allowChoices)
     {
         var ints = values.Ints;
         if (allowChoices && DeltaPays(ints))
@@ -36,13 +36,13 @@ internal static class ColumnDataCodec
             ProtoWrite.UInt(ref state, DataField.IntEncoding, (int)IntEncoding.Delta);
         }
 
-        ProtoWrite.PackedSInt(ref state, DataField.Ints, ints);
+        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.Ints, ints, zigzag: true);
         if (values.FixedLength > 0)
         {
             ProtoWrite.Bytes(ref state, DataField.Fixed, values.Fixed);
         }
 
-        if (!allowChoices || !TryWriteDictionary(ref state, values.Strings))
+        if (!allowChoices || !TryWriteDictionary(ref state, ref packed, packedBuffer, values.Strings))
         {
             foreach (var s in values.Strings)
             {
@@ -60,7 +60,7 @@ internal static class ColumnDataCodec
             ProtoWrite.Bytes(ref state, DataField.Values, value);
         }
 
-        ProtoWrite.PackedSInt(ref state, DataField.Aux, values.Aux);
+        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.Aux, values.Aux, zigzag: true);
     }
 
     /// <summary>Reads one field of the value streams into the cursor; false if the field is not a stream field.</summary>
@@ -210,7 +210,7 @@ internal static class ColumnDataCodec
         return ((64 - BitOperations.LeadingZeroCount(zigzag | 1)) + 6) / 7;
     }
 
-    private static bool TryWriteDictionary(ref ProtoWriter.State state, ReadOnlySpan<string> strings)
+    private static bool TryWriteDictionary(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ReadOnlySpan<string> strings)
     {
         if (strings.Length < 8)
         {
@@ -251,7 +251,7 @@ internal static class ColumnDataCodec
             ProtoWrite.String(ref state, DataField.Dictionary, entry);
         }
 
-        ProtoWrite.PackedUInt(ref state, DataField.DictionaryIndex, indexes);
+        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.DictionaryIndex, indexes, zigzag: false);
         return true;
     }
 }

@@ -39,8 +39,6 @@ internal sealed class ColumnValues
 
     public ReadOnlySpan<byte[]> Values => _values.AsSpan(0, ValueCount);
 
-    public bool IsEmpty => IntCount == 0 && AuxCount == 0 && FixedLength == 0 && StringCount == 0 && BlobCount == 0 && ValueCount == 0;
-
     public void Clear()
     {
         IntCount = AuxCount = FixedLength = 0;

@@ -8,7 +8,7 @@ internal sealed class DateTimeColumnCodec() : ColumnCodec(TypeTag.DateTime, type
 
     public override object Take(ColumnCursor cursor) => Unpack(cursor.NextInt());
 
-    internal static long Pack(DateTime value) => (value.Ticks << 2) | (long)value.Kind;
+    internal static long Pack(DateTime value) => unchecked((value.Ticks << 2) | (long)value.Kind);
 
     internal static DateTime Unpack(long packed)
     {
@@ -18,7 +18,8 @@ internal sealed class DateTimeColumnCodec() : ColumnCodec(TypeTag.DateTime, type
             Throw.Invalid("A DateTime holds an unknown Kind.");
         }
 
-        return new DateTime(packed >> 2, kind);
+        // Ticks use 62 bits, so ticks << 2 can set the sign bit: shift back unsigned.
+        return new DateTime((long)((ulong)packed >> 2), kind);
     }
 }
 

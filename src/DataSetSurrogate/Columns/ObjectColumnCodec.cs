@@ -36,7 +36,23 @@ internal static class ValueCodec
         var values = new ColumnValues();
         codec.Append(values, value);
         ProtoWrite.UInt(ref state, ValueField.Tag, (int)codec.Tag);
-        ColumnDataCodec.WriteStreams(ref state, values, allowChoices: false);
+        var buffer = ProtoWrite.RentScratch();
+        var packed = ProtoWriter.State.Create(buffer, null, null);
+        try
+        {
+            ColumnDataCodec.WriteStreams(ref state, ref packed, buffer, values, allowChoices: false);
+            packed.Close();
+        }
+        catch
+        {
+            packed.Abandon();
+            throw;
+        }
+        finally
+        {
+            packed.Dispose();
+            ProtoWrite.ReturnScratch(buffer);
+        }
     }
 
     /// <summary>Reads a Value message (the reader is positioned on its field header).</summary>

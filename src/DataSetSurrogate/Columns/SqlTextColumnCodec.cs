@@ -8,7 +8,7 @@ internal sealed class SqlStringColumnCodec() : SqlColumnCodec(TypeTag.SqlString,
     public override void Append(ColumnValues values, object value)
     {
         var s = (SqlString)value;
-        values.AddString(StringColumnCodec.Checked(s.Value));
+        values.AddString(s.Value);
         values.AddAux(((long)s.LCID << 32) | (uint)s.SqlCompareOptions);
     }
 
@@ -23,7 +23,7 @@ internal sealed class SqlStringColumnCodec() : SqlColumnCodec(TypeTag.SqlString,
 internal sealed class SqlCharsColumnCodec() : SqlColumnCodec(TypeTag.SqlChars, typeof(SqlChars), SqlChars.Null)
 {
     public override void Append(ColumnValues values, object value) =>
-        values.AddString(StringColumnCodec.Checked(new string(((SqlChars)value).Value)));
+        values.AddString(new string(((SqlChars)value).Value));
 
     public override object Take(ColumnCursor cursor) => new SqlChars(cursor.NextString().ToCharArray());
 }

@@ -28,7 +28,7 @@ internal sealed class DecodedBlock
     /// Reads a RowBlock message (the reader is on its field header). <paramref name="rowBudget"/> is what the payload
     /// may still hold under MaxRows; it is checked before any per-row allocation.
     /// </summary>
-    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, Func<int, string> columnName)
+    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, int tableIndex, Func<int, string> columnName)
     {
         RowCount = -1;
         ModifiedCount = 0;
@@ -38,6 +38,7 @@ internal sealed class DecodedBlock
         EnsureCursors(ref _originals, codecs.Count);
         var columns = 0;
         var originals = 0;
+        var table = 0;
         var token = state.StartSubItem();
         int field;
         while ((field = state.ReadFieldHeader()) > 0)
@@ -69,6 +70,9 @@ internal sealed class DecodedBlock
                 case BlockField.Original:
                     ReadColumn(ref state, _originals, ref originals, ModifiedCount, codecs.Count, options, columnName);
                     break;
+                case BlockField.Table:
+                    table = ProtoRead.Int32(ref state, 0, int.MaxValue, "row block table");
+                    break;
                 case BlockField.Error:
                     Errors.Add(RowErrorModel.Read(ref state, RowCount, codecs.Count, options));
                     break;
@@ -79,6 +83,11 @@ internal sealed class DecodedBlock
         }
 
         state.EndSubItem(token);
+        if (table != tableIndex)
+        {
+            Throw.Invalid($"A row block names table {table} where table {tableIndex} is being read.");
+        }
+
         if (RowCount < 0 || (RowCount > 0 && columns != codecs.Count) || (ModifiedCount > 0 && originals != codecs.Count))
         {
             Throw.Invalid("A row block does not carry every column.");

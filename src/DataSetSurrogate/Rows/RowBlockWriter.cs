@@ -12,6 +12,11 @@ namespace Surrogate.Rows;
 /// </summary>
 internal sealed class RowBlockWriter
 {
+    // One writer (with its row, state and value arrays) is kept per thread, so a payload allocates no block buffers.
+    [ThreadStatic]
+    private static RowBlockWriter? t_cached;
+
+    private readonly NestedBuffers _buffers = NestedBuffers.Rent();
     private readonly ColumnValues _values = new();
     private readonly int _rowsPerBlock;
     private byte[] _bitmap = new byte[512];
@@ -20,42 +25,65 @@ internal sealed class RowBlockWriter
     private long[] _states = [];
     private DataRow[] _modified = [];
 
-    public RowBlockWriter(SurrogateOptions options) =>
-        _rowsPerBlock = Math.Clamp(options.RowsPerBlock, 1, SurrogateOptions.MaxRowsPerBlock);
+    private RowBlockWriter(int rowsPerBlock) => _rowsPerBlock = rowsPerBlock;
 
-    /// <summary>Writes every row of the table as Frame{rows} fields of the payload.</summary>
+    public static RowBlockWriter Rent(SurrogateOptions options)
+    {
+        var rowsPerBlock = Math.Clamp(options.RowsPerBlock, 1, SurrogateOptions.MaxRowsPerBlock);
+        var cached = t_cached;
+        t_cached = null;
+        return cached is not null && cached._rowsPerBlock == rowsPerBlock ? cached : new RowBlockWriter(rowsPerBlock);
+    }
+
+    /// <summary>Keeps this writer for the thread's next payload.</summary>
+    public void Return()
+    {
+        _values.Clear();
+        t_cached = this;
+    }
+
+    /// <summary>Writes every row of the table as RowBlock fields of the payload.</summary>
     public void WriteTableRows(ref ProtoWriter.State payload, TableWriteContext context)
     {
         var block = 0;
         var count = 0;
         EnsureCapacity(Math.Min(_rowsPerBlock, context.Table.Rows.Count));
-        foreach (DataRow row in context.Table.Rows)
+        var writers = new NestedWriters(_buffers);
+        var failed = true;
+        try
         {
-            _rows[count++] = row;
-            if (count == _rowsPerBlock)
+            foreach (DataRow row in context.Table.Rows)
             {
-                WriteBlockFrame(ref payload, context, count, block++);
-                count = 0;
+                _rows[count++] = row;
+                if (count == _rowsPerBlock)
+                {
+                    WriteBlockField(ref payload, ref writers, context, count, block++);
+                    count = 0;
+                }
             }
-        }
 
-        if (count > 0)
+            if (count > 0)
+            {
+                WriteBlockField(ref payload, ref writers, context, count, block);
+            }
+
+            failed = false;
+        }
+        finally
         {
-            WriteBlockFrame(ref payload, context, count, block);
+            writers.Dispose(failed);
+            // Drop row references (only the part this table used) so a cached writer does not keep tables alive.
+            Array.Clear(_rows, 0, Math.Min(_rows.Length, context.Table.Rows.Count));
+            Array.Clear(_modified, 0, Math.Min(_modified.Length, context.Table.Rows.Count));
         }
-
-        Array.Clear(_rows);
-        Array.Clear(_modified);
     }
 
-    private void WriteBlockFrame(ref ProtoWriter.State payload, TableWriteContext context, int count, int block)
+    private void WriteBlockField(ref ProtoWriter.State payload, ref NestedWriters writers, TableWriteContext context, int count, int block)
     {
         try
         {
-            var args = (this, context, count);
-            ProtoWrite.Message(ref payload, PayloadField.Frame, args, static (ref ProtoWriter.State frame, (RowBlockWriter W, TableWriteContext C, int N) a) =>
-                ProtoWrite.Message(ref frame, FrameField.Rows, a, static (ref ProtoWriter.State s, (RowBlockWriter W, TableWriteContext C, int N) b) =>
-                    b.W.WriteBlock(ref s, b.C, b.N)));
+            WriteBlock(ref writers, context, count);
+            writers.EmitBlock(ref payload);
         }
         catch (DataSetSurrogateException ex) when (ex.RowBlock is null)
         {
@@ -63,9 +91,14 @@ internal sealed class RowBlockWriter
         }
     }
 
-    private void WriteBlock(ref ProtoWriter.State state, TableWriteContext context, int count)
+    private void WriteBlock(ref NestedWriters writers, TableWriteContext context, int count)
     {
-        ProtoWrite.UInt(ref state, BlockField.RowCount, count);
+        ProtoWrite.UInt(ref writers.Block, BlockField.RowCount, count);
+        if (context.Index > 0)
+        {
+            ProtoWrite.UInt(ref writers.Block, BlockField.Table, context.Index);
+        }
+
         var modifiedCount = 0;
         var allUnchanged = true;
         var anyErrors = false;
@@ -92,22 +125,22 @@ internal sealed class RowBlockWriter
 
         if (!allUnchanged)
         {
-            ProtoWrite.PackedUInt(ref state, BlockField.States, _states.AsSpan(0, count));
+            ProtoWrite.Packed(ref writers.Block, ref writers.Packed, writers.PackedBuffer, BlockField.States, _states.AsSpan(0, count), zigzag: false);
         }
 
-        WriteColumns(ref state, context, BlockField.Column, _rows, _versions, count, fixedVersion: null);
+        WriteColumns(ref writers, context, BlockField.Column, _rows, _versions, count, fixedVersion: null);
         if (modifiedCount > 0)
         {
-            WriteColumns(ref state, context, BlockField.Original, _modified, _versions, modifiedCount, DataRowVersion.Original);
+            WriteColumns(ref writers, context, BlockField.Original, _modified, _versions, modifiedCount, DataRowVersion.Original);
         }
 
         if (anyErrors)
         {
-            WriteErrors(ref state, count);
+            WriteErrors(ref writers.Block, count);
         }
     }
 
-    private void WriteColumns(ref ProtoWriter.State state, TableWriteContext context, int field, DataRow[] rows, DataRowVersion[] versions, int count, DataRowVersion? fixedVersion)
+    private void WriteColumns(ref NestedWriters writers, TableWriteContext context, int field, DataRow[] rows, DataRowVersion[] versions, int count, DataRowVersion? fixedVersion)
     {
         var bitmapLength = (count + 7) >> 3;
         foreach (DataColumn column in context.Table.Columns)
@@ -136,9 +169,9 @@ internal sealed class RowBlockWriter
                     }
                 }
 
-                var args = (_values, anyNull ? _bitmap.AsMemory(0, bitmapLength) : ReadOnlyMemory<byte>.Empty);
-                ProtoWrite.Message(ref state, field, args, static (ref ProtoWriter.State s, (ColumnValues V, ReadOnlyMemory<byte> B) a) =>
-                    ColumnDataCodec.Write(ref s, a.V, a.B.Span));
+                var bitmap = anyNull ? _bitmap.AsSpan(0, bitmapLength) : [];
+                ColumnDataCodec.Write(ref writers.Column, ref writers.Packed, writers.PackedBuffer, _values, bitmap);
+                writers.EmitColumn(field);
             }
             catch (Exception ex) when (ex is not OutOfMemoryException)
             {
@@ -162,7 +195,7 @@ internal sealed class RowBlockWriter
                 ProtoWrite.UInt(ref s, RowErrorField.Row, a.Index);
                 if (a.Row.RowError.Length > 0)
                 {
-                    ProtoWrite.String(ref s, RowErrorField.Text, StringColumnCodec.Checked(a.Row.RowError));
+                    ProtoWrite.String(ref s, RowErrorField.Text, a.Row.RowError);
                 }
 
                 var inError = a.Row.GetColumnsInError();
@@ -180,7 +213,7 @@ internal sealed class RowBlockWriter
                 ProtoWrite.PackedUInt(ref s, RowErrorField.Columns, ordinals);
                 foreach (var column in inError)
                 {
-                    ProtoWrite.String(ref s, RowErrorField.ColumnTexts, StringColumnCodec.Checked(a.Row.GetColumnError(column)));
+                    ProtoWrite.String(ref s, RowErrorField.ColumnTexts, a.Row.GetColumnError(column));
                 }
             });
         }

@@ -1,13 +1,16 @@
 using System.Data;
 using Surrogate.Columns;
+using Surrogate.Schema;
 
 namespace Surrogate.Rows;
 
 /// <summary>What the writer knows about one table: its codecs (chosen once) and where it is, for error messages.</summary>
 internal sealed class TableWriteContext
 {
-    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options)
+    public TableWriteContext(DataTable table, bool standalone, SurrogateOptions options, AutoIncrementProbe autoIncrement, int index)
     {
+        Index = index;
+        AutoIncrement = autoIncrement;
         Table = table;
         Standalone = standalone;
         Codecs = new ColumnCodec[table.Columns.Count];
@@ -25,8 +28,14 @@ internal sealed class TableWriteContext
 
     public DataTable Table { get; }
 
+    /// <summary>The table's position in the payload (row blocks name it).</summary>
+    public int Index { get; }
+
     /// <summary>True when the table is written on its own (a DataTable payload), not as part of its DataSet.</summary>
     public bool Standalone { get; }
 
     public ColumnCodec[] Codecs { get; }
+
+    /// <summary>Shared by the tables of one payload, so a DataSet is cloned at most once.</summary>
+    public AutoIncrementProbe AutoIncrement { get; }
 }

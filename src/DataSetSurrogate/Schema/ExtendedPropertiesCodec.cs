@@ -64,11 +64,6 @@ internal static class ExtendedPropertiesCodec
                     break;
                 case PropertyField.Value:
                     value = ValueCodec.Read(ref state, options);
-                    if (value is string s && s.Length > options.MaxExpressionLength * 16)
-                    {
-                        Throw.Limit("extended property value length", s.Length, options.MaxExpressionLength * 16);
-                    }
-
                     break;
                 default:
                     state.SkipField();

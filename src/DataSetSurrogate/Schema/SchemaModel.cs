@@ -94,6 +94,9 @@ internal sealed class TableModel
     public int[] PrimaryKey { get; set; } = [];
 
     public List<UniqueModel> Uniques { get; } = [];
+
+    /// <summary>Rows the writer had; a hint for sizing storage only.</summary>
+    public long RecordCountHint { get; set; }
 }
 
 internal sealed class ForeignKeyModel

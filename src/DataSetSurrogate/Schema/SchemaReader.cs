@@ -46,7 +46,7 @@ internal static class SchemaReader
                 case TableField.Prefix: table.Prefix = ProtoRead.Name(ref state, options); break;
                 case TableField.CaseSensitive: table.CaseSensitive = state.ReadBoolean(); break;
                 case TableField.Locale: table.Locale = ProtoRead.Name(ref state, options); break;
-                case TableField.MinimumCapacity: table.MinimumCapacity = ProtoRead.Int32(ref state, 0, SurrogateOptions.MaxRowsPerBlock * 16, "minimum capacity"); break;
+                case TableField.MinimumCapacity: table.MinimumCapacity = ProtoRead.Int32(ref state, 0, int.MaxValue, "minimum capacity"); break;
                 case TableField.DisplayExpression: table.DisplayExpression = ExpressionGuard.Check(ProtoRead.String(ref state, options.MaxExpressionLength, "display expression"), options); break;
                 case TableField.ExtendedProperty: ExtendedPropertiesCodec.Read(ref state, table.ExtendedProperties ??= [], options); break;
                 case TableField.Column:
@@ -57,6 +57,7 @@ internal static class SchemaReader
 
                     table.Columns.Add(ReadColumn(ref state, options));
                     break;
+                case TableField.RecordCountHint: table.RecordCountHint = state.ReadInt64(); break;
                 case TableField.PrimaryKey: table.PrimaryKey = ProtoRead.PackedOrdinals(ref state, table.Columns.Count, "primary key column"); break;
                 case TableField.Unique:
                     if (++constraints > options.MaxConstraints)

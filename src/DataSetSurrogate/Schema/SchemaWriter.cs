@@ -12,8 +12,8 @@ internal static class SchemaWriter
     public static void WriteHeader(ref ProtoWriter.State state, DataSet dataSet)
     {
         ProtoWrite.String(ref state, HeaderField.Name, dataSet.DataSetName);
-        ProtoWrite.String(ref state, HeaderField.Namespace, dataSet.Namespace);
-        ProtoWrite.String(ref state, HeaderField.Prefix, dataSet.Prefix);
+        ProtoWrite.NonEmpty(ref state, HeaderField.Namespace, dataSet.Namespace);
+        ProtoWrite.NonEmpty(ref state, HeaderField.Prefix, dataSet.Prefix);
         ProtoWrite.Bool(ref state, HeaderField.CaseSensitive, dataSet.CaseSensitive);
         // The runtime hides whether the locale was set; one equal to the current culture is taken as the default.
         if (!dataSet.Locale.Equals(System.Globalization.CultureInfo.CurrentCulture))
@@ -29,8 +29,8 @@ internal static class SchemaWriter
     {
         var table = context.Table;
         ProtoWrite.String(ref state, TableField.Name, table.TableName);
-        ProtoWrite.String(ref state, TableField.Namespace, table.Namespace);
-        ProtoWrite.String(ref state, TableField.Prefix, table.Prefix);
+        ProtoWrite.NonEmpty(ref state, TableField.Namespace, table.Namespace);
+        ProtoWrite.NonEmpty(ref state, TableField.Prefix, table.Prefix);
         // Always written; the reader sets them only where the table would not inherit the same value.
         ProtoWrite.Bool(ref state, TableField.CaseSensitive, table.CaseSensitive);
         ProtoWrite.String(ref state, TableField.Locale, table.Locale.Name);
@@ -42,17 +42,17 @@ internal static class SchemaWriter
         }
 
         ExtendedPropertiesCodec.Write(ref state, TableField.ExtendedProperty, table.ExtendedProperties, $"table '{table.TableName}'");
-        var next = AutoIncrementProbe.NextValues(table);
-        foreach (DataColumn column in table.Columns)
-        {
-            var args = (column, context.Codecs[column.Ordinal], next?[column.Ordinal]);
-            ProtoWrite.Message(ref state, TableField.Column, args, static (ref ProtoWriter.State s, (DataColumn Column, ColumnCodec Codec, long? Next) a) =>
-                WriteColumn(ref s, a.Column, a.Codec, a.Next));
-        }
+        WriteColumns(ref state, context);
 
         if (table.PrimaryKey.Length > 0)
         {
             ProtoWrite.PackedUInt(ref state, TableField.PrimaryKey, Ordinals(table.PrimaryKey));
+        }
+
+        // Lets the reader size the table's storage once instead of growing it (each growth copies every column).
+        if (table.Rows.Count > 0)
+        {
+            ProtoWrite.UInt(ref state, TableField.RecordCountHint, table.Rows.Count);
         }
 
         foreach (Constraint constraint in table.Constraints)
@@ -70,6 +70,34 @@ internal static class SchemaWriter
         }
     }
 
+    // One writer serves every column message of the table (flushed and taken per column), instead of one per column.
+    private static void WriteColumns(ref ProtoWriter.State state, TableWriteContext context)
+    {
+        var next = context.AutoIncrement.NextValues(context.Table);
+        var buffer = ProtoWrite.RentScratch();
+        var column = ProtoWriter.State.Create(buffer, null, null);
+        try
+        {
+            foreach (DataColumn dataColumn in context.Table.Columns)
+            {
+                WriteColumn(ref column, dataColumn, context.Codecs[dataColumn.Ordinal], next?[dataColumn.Ordinal]);
+                NestedWriters.Emit(ref state, TableField.Column, ref column, buffer);
+            }
+
+            column.Close();
+        }
+        catch
+        {
+            column.Abandon();
+            throw;
+        }
+        finally
+        {
+            column.Dispose();
+            ProtoWrite.ReturnScratch(buffer);
+        }
+    }
+
     private static void WriteColumn(ref ProtoWriter.State state, DataColumn column, ColumnCodec codec, long? next)
     {
         ProtoWrite.String(ref state, ColumnField.Name, column.ColumnName);
@@ -80,9 +108,14 @@ internal static class SchemaWriter
         }
 
         ProtoWrite.Bool(ref state, ColumnField.AllowDBNull, column.AllowDBNull);
-        if (column.DefaultValue is not DBNull && !(codec.IsNull(column.DefaultValue)))
+        if (column.DefaultValue is not DBNull && !codec.IsNull(column.DefaultValue))
         {
-            ValueCodec.Write(ref state, ColumnField.DefaultValue, column.DefaultValue);
+            // An enum default travels as its integer (tagged Int64); a blob-codec type's default is the target's concern.
+            var defaultValue = column.DataType.IsEnum ? Convert.ToInt64(column.DefaultValue, System.Globalization.CultureInfo.InvariantCulture) : column.DefaultValue;
+            if (codec.Tag != TypeTag.Extension || column.DataType.IsEnum)
+            {
+                ValueCodec.Write(ref state, ColumnField.DefaultValue, defaultValue);
+            }
         }
 
         ProtoWrite.SInt(ref state, ColumnField.MaxLength, column.MaxLength);

@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Text.Unicode;
 using ProtoBuf;
 
 namespace Surrogate.Wire;
@@ -11,12 +13,49 @@ internal delegate void MessageBody<in T>(ref ProtoWriter.State state, T arg);
 /// </summary>
 internal static class ProtoWrite
 {
+    // Scratch buffers are reused per thread (one per nesting level in use), so a block's buffers stop growing
+    // after the first block instead of doubling their way up again for every message.
+    [ThreadStatic]
+    private static Stack<PooledBufferWriter>? t_scratch;
+
+    private const int MaxCachedScratch = 8 << 20;
+
     public static void Message<T>(ref ProtoWriter.State parent, int field, T arg, MessageBody<T> body)
     {
-        using var buffer = new PooledBufferWriter();
-        Build(buffer, arg, body);
-        parent.WriteFieldHeader(field, WireType.String);
-        parent.WriteBytes(buffer.WrittenSpan);
+        var buffer = RentScratch();
+        try
+        {
+            Build(buffer, arg, body);
+            parent.WriteFieldHeader(field, WireType.String);
+            parent.WriteBytes(buffer.WrittenSpan);
+        }
+        finally
+        {
+            ReturnScratch(buffer);
+        }
+    }
+
+    public static PooledBufferWriter RentScratch()
+    {
+        var cache = t_scratch;
+        if (cache is not null && cache.TryPop(out var buffer))
+        {
+            return buffer;
+        }
+
+        return new PooledBufferWriter(1024);
+    }
+
+    public static void ReturnScratch(PooledBufferWriter buffer)
+    {
+        if (buffer.Capacity > MaxCachedScratch)
+        {
+            buffer.Dispose();
+            return;
+        }
+
+        buffer.Clear();
+        (t_scratch ??= new Stack<PooledBufferWriter>()).Push(buffer);
     }
 
     public static void Build<T>(PooledBufferWriter buffer, T arg, MessageBody<T> body)
@@ -27,12 +66,25 @@ internal static class ProtoWrite
             body(ref state, arg);
             state.Close();
         }
+        catch
+        {
+            // Disposing an unflushed writer throws, which would hide the real failure.
+            state.Abandon();
+            throw;
+        }
         finally
         {
             state.Dispose();
         }
     }
 
+    [ThreadStatic]
+    private static byte[]? t_utf8;
+
+    /// <summary>
+    /// A string field. The UTF-8 is produced here (strictly: a lone surrogate has no UTF-8 form and is refused, never
+    /// replaced) and written as the field's bytes, which is also about twice as fast as the general string path.
+    /// </summary>
     public static void String(ref ProtoWriter.State state, int field, string? value)
     {
         if (value is null)
@@ -40,8 +92,36 @@ internal static class ProtoWrite
             return;
         }
 
-        state.WriteFieldHeader(field, WireType.String);
-        state.WriteString(value);
+        var maxBytes = checked(value.Length * 3);
+        var pooled = maxBytes > 16 * 1024;
+        var scratch = pooled ? ArrayPool<byte>.Shared.Rent(maxBytes) : (t_utf8 ??= new byte[48 * 1024]);
+        try
+        {
+            var status = Utf8.FromUtf16(value, scratch, out var charsRead, out var bytesWritten, replaceInvalidSequences: false);
+            if (status != OperationStatus.Done)
+            {
+                Throw.Invalid($"A string holds a lone surrogate (U+{(int)value[charsRead]:X4} at index {charsRead}), which UTF-8 cannot carry; it is refused rather than replaced.");
+            }
+
+            state.WriteFieldHeader(field, WireType.String);
+            state.WriteBytes(new ReadOnlySpan<byte>(scratch, 0, bytesWritten));
+        }
+        finally
+        {
+            if (pooled)
+            {
+                ArrayPool<byte>.Shared.Return(scratch);
+            }
+        }
+    }
+
+    /// <summary>A string whose absence means empty (namespaces, prefixes): omitted when empty.</summary>
+    public static void NonEmpty(ref ProtoWriter.State state, int field, string? value)
+    {
+        if (!string.IsNullOrEmpty(value))
+        {
+            String(ref state, field, value);
+        }
     }
 
     public static void Bool(ref ProtoWriter.State state, int field, bool value)
@@ -68,9 +148,25 @@ internal static class ProtoWrite
         state.WriteBytes(value);
     }
 
-    /// <summary>A packed repeated sint64 field (zigzag varints), omitted when empty.</summary>
-    public static void PackedSInt(ref ProtoWriter.State state, int field, ReadOnlySpan<long> values) =>
-        Packed(ref state, field, values, WireType.SignedVarint);
+    /// <summary>A packed repeated field built with a long-lived writer for packed runs (see <see cref="NestedWriters"/>).</summary>
+    public static void Packed(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, int field, ReadOnlySpan<long> values, bool zigzag)
+    {
+        if (values.IsEmpty)
+        {
+            return;
+        }
+
+        var wireType = zigzag ? WireType.SignedVarint : WireType.Varint;
+        packed.SetPackedField(field);
+        foreach (var value in values)
+        {
+            packed.WriteFieldHeader(field, wireType);
+            packed.WriteInt64(value);
+        }
+
+        packed.ClearPackedField(field);
+        NestedWriters.Emit(ref state, field, ref packed, packedBuffer);
+    }
 
     /// <summary>A packed repeated uint32/enum field (plain varints), omitted when empty.</summary>
     public static void PackedUInt(ref ProtoWriter.State state, int field, ReadOnlySpan<long> values) =>
@@ -83,7 +179,7 @@ internal static class ProtoWrite
             return;
         }
 
-        using var buffer = new PooledBufferWriter(values.Length * 2);
+        var buffer = RentScratch();
         var inner = ProtoWriter.State.Create(buffer, null, null);
         try
         {
@@ -104,5 +200,6 @@ internal static class ProtoWrite
 
         state.WriteFieldHeader(field, WireType.String);
         state.WriteBytes(buffer.WrittenSpan);
+        ReturnScratch(buffer);
     }
 }

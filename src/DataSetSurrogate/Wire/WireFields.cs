@@ -3,7 +3,7 @@ namespace Surrogate.Wire;
 // Field numbers of every message; docs/datasetsurrogate.proto is the reference and must agree.
 internal static class PayloadField
 {
-    public const int Magic = 1, Version = 2, Kind = 3, Header = 4, Frame = 5, Tail = 6;
+    public const int Magic = 1, Version = 2, Kind = 3, Header = 4, Table = 5, Tail = 6, Rows = 7;
     public const uint MagicValue = 0x50535344; // "DSSP" as little-endian fixed32
     public const int CurrentVersion = 1;
 }
@@ -26,15 +26,10 @@ internal static class PropertyField
     public const int Key = 1, Value = 2;
 }
 
-internal static class FrameField
-{
-    public const int Table = 1, Rows = 2;
-}
-
 internal static class TableField
 {
     public const int Name = 1, Namespace = 2, Prefix = 3, CaseSensitive = 4, Locale = 5, MinimumCapacity = 6,
-        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11;
+        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11, RecordCountHint = 12;
 }
 
 internal static class ColumnField
@@ -52,7 +47,7 @@ internal static class UniqueField
 
 internal static class BlockField
 {
-    public const int RowCount = 1, States = 2, Column = 3, Original = 4, Error = 5;
+    public const int RowCount = 1, States = 2, Column = 3, Original = 4, Error = 5, Table = 6;
 }
 
 internal static class RowErrorField

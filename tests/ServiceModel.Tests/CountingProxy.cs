@@ -1,0 +1,115 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+
+namespace Surrogate.ServiceModel.Tests;
+
+/// <summary>
+/// A TCP relay on 127.0.0.1 between a client and a host: counts and keeps the bytes of each direction, so a test
+/// sees what actually travelled (sizes, and whether the payload marker was on the wire).
+/// </summary>
+public sealed class CountingProxy : IAsyncDisposable
+{
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly int _targetPort;
+    private readonly CancellationTokenSource _stop = new();
+    private readonly List<Task> _pumps = [];
+    private readonly object _gate = new();
+    private MemoryStream _sent = new();
+    private MemoryStream _received = new();
+
+    public CountingProxy(int targetPort)
+    {
+        _targetPort = targetPort;
+        _listener.Start();
+        _pumps.Add(AcceptAsync());
+    }
+
+    public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+
+    /// <summary>Bytes client → host since the last <see cref="Reset"/>.</summary>
+    public byte[] Sent { get { lock (_gate) { return _sent.ToArray(); } } }
+
+    /// <summary>Bytes host → client since the last <see cref="Reset"/>.</summary>
+    public byte[] Received { get { lock (_gate) { return _received.ToArray(); } } }
+
+    public void Reset()
+    {
+        lock (_gate)
+        {
+            _sent = new MemoryStream();
+            _received = new MemoryStream();
+        }
+    }
+
+    public static bool Contains(byte[] bytes, string text) => bytes.AsSpan().IndexOf(Encoding.UTF8.GetBytes(text)) >= 0;
+
+    public async ValueTask DisposeAsync()
+    {
+        _stop.Cancel();
+        _listener.Stop();
+        try
+        {
+            await Task.WhenAll(_pumps.ToArray()).WaitAsync(TimeSpan.FromSeconds(5));
+        }
+        catch (Exception)
+        {
+            // Pumps end with socket errors once their connections are torn down.
+        }
+
+        _stop.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (!_stop.IsCancellationRequested)
+        {
+            TcpClient client;
+            try
+            {
+                client = await _listener.AcceptTcpClientAsync(_stop.Token);
+            }
+            catch (Exception)
+            {
+                return;
+            }
+
+            var target = new TcpClient();
+            await target.ConnectAsync(IPAddress.Loopback, _targetPort);
+            lock (_pumps)
+            {
+                _pumps.Add(PumpAsync(client, target, toHost: true));
+                _pumps.Add(PumpAsync(target, client, toHost: false));
+            }
+        }
+    }
+
+    private async Task PumpAsync(TcpClient from, TcpClient to, bool toHost)
+    {
+        byte[] buffer = new byte[64 * 1024];
+        try
+        {
+            NetworkStream input = from.GetStream();
+            NetworkStream output = to.GetStream();
+            int read;
+            while ((read = await input.ReadAsync(buffer, _stop.Token)) > 0)
+            {
+                lock (_gate)
+                {
+                    (toHost ? _sent : _received).Write(buffer, 0, read);
+                }
+
+                await output.WriteAsync(buffer.AsMemory(0, read), _stop.Token);
+            }
+        }
+        catch (Exception)
+        {
+            // A closed or cancelled connection ends the pump.
+        }
+        finally
+        {
+            from.Dispose();
+            to.Dispose();
+        }
+    }
+}

@@ -1,0 +1,173 @@
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using Surrogate.SoapHost;
+using Xunit;
+
+namespace Surrogate.ServiceModel.Tests;
+
+/// <summary>
+/// One SoapHost per transport with every endpoint the suite needs: the new and the old contract, a second
+/// endpoint of the new contract (the behavior applies once per endpoint), and large-quota variants.
+/// </summary>
+public abstract class ShopHost : IAsyncLifetime
+{
+    public const string New = "/new";
+    public const string NewSecond = "/new2";
+    public const string Old = "/old";
+    public const string NewLarge = "/new-large";
+    public const string OldLarge = "/old-large";
+
+    private const int LargeMessage = 64 << 20;
+
+    private SoapServiceHost? _host;
+    private CountingProxy? _proxy;
+
+    public SoapServiceHost Host => _host ?? throw new InvalidOperationException("Not started.");
+
+    /// <summary>The relay every client of the suite dials, so tests see the bytes on the wire.</summary>
+    public CountingProxy Proxy => _proxy ?? throw new InvalidOperationException("Not started.");
+
+    public abstract string TransportName { get; }
+
+    /// <summary>
+    /// Whether the WCF client's error for a reply over MaxReceivedMessageSize names that setting. Over HTTP it does;
+    /// the net.tcp client drops the reply and reports "The server did not provide a meaningful reply".
+    /// </summary>
+    public virtual bool QuotaErrorNamesTheSetting => true;
+
+    protected abstract bool IsNetTcp { get; }
+
+    /// <summary>The binding of both ends; <paramref name="large"/> raises the message size quotas only.</summary>
+    public abstract Binding CreateBinding(bool large);
+
+    public async Task InitializeAsync()
+    {
+        var service = new ShopService();
+        _host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.AddService<IShop>(service).AddService<IShopOld>(service);
+            Add<IShop>(b, New, large: false);
+            Add<IShop>(b, NewSecond, large: false);
+            Add<IShopOld>(b, Old, large: false);
+            Add<IShop>(b, NewLarge, large: true);
+            Add<IShopOld>(b, OldLarge, large: true);
+        });
+        _proxy = new CountingProxy(_host.GetEndpointAddress(New).Port);
+    }
+
+    public async Task DisposeAsync()
+    {
+        if (_proxy is not null)
+        {
+            await _proxy.DisposeAsync();
+        }
+
+        if (_host is not null)
+        {
+            await _host.DisposeAsync();
+        }
+    }
+
+    /// <summary>
+    /// A factory for <typeparamref name="TContract"/> at <paramref name="path"/>, dialling through the proxy, with the
+    /// quotas of the endpoint unless <paramref name="large"/> says otherwise.
+    /// </summary>
+    public ChannelFactory<TContract> CreateFactory<TContract>(string path, bool? large = null)
+    {
+        Binding binding = CreateBinding(large ?? path.EndsWith("-large", StringComparison.Ordinal));
+        binding.SendTimeout = binding.ReceiveTimeout = binding.OpenTimeout = binding.CloseTimeout = TimeSpan.FromSeconds(15);
+        Uri address = new UriBuilder(Host.GetEndpointAddress(path)) { Port = Proxy.Port }.Uri;
+        return new ChannelFactory<TContract>(binding, new EndpointAddress(address));
+    }
+
+    private void Add<TContract>(SoapServiceHostBuilder builder, string path, bool large)
+        where TContract : class
+    {
+        if (IsNetTcp)
+        {
+            builder.AddNetTcpEndpoint<TContract>(path, CreateBinding(large));
+        }
+        else
+        {
+            builder.AddHttpEndpoint<TContract>(path, CreateBinding(large));
+        }
+    }
+
+    protected static void RaiseQuotas(Binding binding)
+    {
+        switch (binding)
+        {
+            case NetTcpBinding tcp:
+                tcp.MaxReceivedMessageSize = tcp.MaxBufferSize = LargeMessage;
+                break;
+            case BasicHttpBinding http:
+                http.MaxReceivedMessageSize = http.MaxBufferSize = LargeMessage;
+                break;
+            case CustomBinding custom:
+                var transport = custom.Elements.Find<TransportBindingElement>()!;
+                transport.MaxReceivedMessageSize = LargeMessage;
+                if (transport is HttpTransportBindingElement httpTransport)
+                {
+                    httpTransport.MaxBufferSize = LargeMessage;
+                }
+
+                break;
+        }
+    }
+}
+
+public sealed class NetTcpShopHost : ShopHost
+{
+    public override string TransportName => "net.tcp binary";
+
+    public override bool QuotaErrorNamesTheSetting => false;
+
+    protected override bool IsNetTcp => true;
+
+    public override Binding CreateBinding(bool large)
+    {
+        var binding = new NetTcpBinding(SecurityMode.None);
+        if (large)
+        {
+            RaiseQuotas(binding);
+        }
+
+        return binding;
+    }
+}
+
+public sealed class BasicHttpShopHost : ShopHost
+{
+    public override string TransportName => "BasicHttp text";
+
+    protected override bool IsNetTcp => false;
+
+    public override Binding CreateBinding(bool large)
+    {
+        var binding = new BasicHttpBinding();
+        if (large)
+        {
+            RaiseQuotas(binding);
+        }
+
+        return binding;
+    }
+}
+
+public sealed class BinaryHttpShopHost : ShopHost
+{
+    public override string TransportName => "binary over HTTP";
+
+    protected override bool IsNetTcp => false;
+
+    public override Binding CreateBinding(bool large)
+    {
+        var binding = new CustomBinding(new BinaryMessageEncodingBindingElement(), new HttpTransportBindingElement());
+        if (large)
+        {
+            RaiseQuotas(binding);
+        }
+
+        return binding;
+    }
+}
