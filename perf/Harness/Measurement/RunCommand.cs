@@ -33,7 +33,8 @@ public static class RunCommand
             Environment.ProcessorCount,
             (GCSettings.IsServerGC ? "server" : "workstation") + ", non-concurrent, both sides",
             Pinning.Describe(options.Pin),
-            $"closed loop, one client, one call at a time; warmup {options.Profile.WarmupSeconds} s, then {options.Profile.MeasureSeconds} s (at least {options.Profile.MinCalls} calls) per cell",
+            $"closed loop, one client, one call at a time; warmup {options.Profile.WarmupSeconds} s, then {options.Profile.MeasureSeconds} s (at least {options.Profile.MinCalls} calls) per cell"
+                + (options.Trace ? "; traced: EventPipe sampling runs during the measured window, so timings include its overhead" : string.Empty),
             SocketByteCounter.Available
                 ? "the kernel's TCP_INFO byte counters of the client's sockets to the server, read in the client around the measured window"
                 : "not measured (needs Linux: TCP_INFO through /proc/self/fd)",
