@@ -12,7 +12,7 @@ namespace Surrogate.SoapHost;
 
 /// <summary>
 /// A small SOAP service host on 127.0.0.1 that the .NET WCF client (<c>ChannelFactory&lt;T&gt;</c>) calls unchanged:
-/// net.tcp (the .NET Message Framing protocol) and HTTP on Kestrel. It stands in for CoreWCF, which the package source
+/// net.tcp (the .NET Message Framing protocol, buffered and streamed, on a socket listener) and HTTP on Kestrel. It stands in for CoreWCF, which the package source
 /// lacks, and is built from the WCF client package's own encoders, contract descriptions and operation formatters.
 /// </summary>
 /// <remarks>
@@ -20,8 +20,11 @@ namespace Surrogate.SoapHost;
 /// contract and operation behaviors (attributes such as <c>[DataSetSurrogate]</c>) run in WCF's dispatcher order with
 /// <see cref="DataContractSerializerOperationBehavior"/> last, against a real <c>DispatchRuntime</c>, whose
 /// <c>MessageInspectors</c> (<c>IDispatchMessageInspector</c>) the host calls. Requests and replies are read and
-/// written by WCF's own operation formatter, so the serializer behavior's <c>SerializationSurrogateProvider</c> and
-/// <c>MaxItemsInObjectGraph</c> apply. <c>IParameterInspector</c>s are not run: the client package exposes no
+/// written by WCF's own operation formatter (built through the public client half of the serializer behavior over a
+/// mirrored operation description), so the serializer behavior's <c>SerializationSurrogateProvider</c>,
+/// <c>MaxItemsInObjectGraph</c> and <c>DataContractResolver</c> apply. Data-contract operations only (no message
+/// contracts, no <c>[XmlSerializerFormat]</c>); sync, Task-returning and one-way methods, out and ref parameters.
+/// <c>IParameterInspector</c>s are not run: the client package's reference surface has no
 /// <c>DispatchOperation.ParameterInspectors</c>.</para>
 /// <para>Errors: an exception while reading the request, in the operation, or while writing the reply reaches the
 /// caller as a SOAP fault (<see cref="FaultException"/>). A net.tcp preamble the host cannot serve (unknown path,

@@ -10,7 +10,7 @@ namespace Surrogate.SoapHost;
 /// </summary>
 public sealed class SoapServiceHostBuilder
 {
-    private readonly Dictionary<Type, Func<object>> services = [];
+    private readonly Dictionary<Type, ServiceInstances> services = [];
     private readonly List<EndpointRegistration> endpoints = [];
 
     internal SoapServiceHostBuilder()
@@ -39,23 +39,28 @@ public sealed class SoapServiceHostBuilder
         where TContract : class
     {
         ArgumentNullException.ThrowIfNull(instance);
-        services[typeof(TContract)] = () => instance;
-        return this;
-    }
-
-    /// <summary>Serves <typeparamref name="TContract"/> with a new instance from <paramref name="factory"/> per call.</summary>
-    public SoapServiceHostBuilder AddService<TContract>(Func<TContract> factory)
-        where TContract : class
-    {
-        ArgumentNullException.ThrowIfNull(factory);
-        services[typeof(TContract)] = factory;
+        services[typeof(TContract)] = new ServiceInstances(() => instance, PerCall: false);
         return this;
     }
 
     /// <summary>
-    /// Adds a net.tcp endpoint (the .NET Message Framing protocol, duplex session mode, buffered transfer) at
-    /// <paramref name="path"/>. The binding must have no transport security (e.g. <c>new NetTcpBinding(SecurityMode.None)</c>);
-    /// its message encoder (binary session encoding for NetTcpBinding), MaxReceivedMessageSize and reader quotas apply.
+    /// Serves <typeparamref name="TContract"/> with a new instance from <paramref name="factory"/> per call; the host
+    /// disposes each instance (<see cref="IAsyncDisposable"/> or <see cref="IDisposable"/>) after its call.
+    /// </summary>
+    public SoapServiceHostBuilder AddService<TContract>(Func<TContract> factory)
+        where TContract : class
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        services[typeof(TContract)] = new ServiceInstances(factory, PerCall: true);
+        return this;
+    }
+
+    /// <summary>
+    /// Adds a net.tcp endpoint (the .NET Message Framing protocol) at <paramref name="path"/>. The binding must have no
+    /// transport security (e.g. <c>new NetTcpBinding(SecurityMode.None)</c>). Buffered transfer is served as a duplex
+    /// session with the encoder's session encoder (one per connection; binary session encoding for NetTcpBinding),
+    /// streamed transfer as singleton-unsized exchanges with its plain encoder. The binding's encoder, MaxReceivedMessageSize
+    /// and reader quotas apply; a client whose mode or encoding differs gets a framing fault at once.
     /// </summary>
     public SoapServiceHostBuilder AddNetTcpEndpoint<TContract>(string path, Binding binding)
         where TContract : class =>
@@ -69,9 +74,9 @@ public sealed class SoapServiceHostBuilder
         where TContract : class =>
         AddEndpoint(typeof(TContract), path, binding, "http");
 
-    internal Func<object> ServiceFor(Type contract) =>
-        services.TryGetValue(contract, out Func<object>? factory)
-            ? factory
+    internal ServiceInstances ServiceFor(Type contract) =>
+        services.TryGetValue(contract, out ServiceInstances? instances)
+            ? instances
             : throw new InvalidOperationException($"No service was added for contract '{contract.FullName}'; call AddService first.");
 
     private SoapServiceHostBuilder AddEndpoint(Type contract, string path, Binding binding, string scheme)
@@ -92,6 +97,8 @@ public sealed class SoapServiceHostBuilder
         endpoints.Add(new EndpointRegistration(contract, normalized, binding, scheme));
         return this;
     }
+
+    internal sealed record ServiceInstances(Func<object> Create, bool PerCall);
 
     internal sealed record EndpointRegistration(Type Contract, string Path, Binding Binding, string Scheme);
 }

@@ -23,6 +23,8 @@ public sealed class HostFixture : IAsyncLifetime
                 .AddNetTcpEndpoint<ITestService>("/tcp", Bindings.Create("tcp"))
                 .AddNetTcpEndpoint<ITestService>("/tcp/second", Bindings.Create("tcp"))
                 .AddNetTcpEndpoint<ITestService>("/tcp/large", Bindings.Create("tcp", large: true))
+                .AddNetTcpEndpoint<ITestService>("/tcps", Bindings.Create("tcps"))
+                .AddNetTcpEndpoint<ITestService>("/tcps/large", Bindings.Create("tcps", large: true))
                 .AddHttpEndpoint<ITestService>("/text", Bindings.Create("text"))
                 .AddHttpEndpoint<ITestService>("/bin", Bindings.Create("bin"))
                 .AddHttpEndpoint<ITestService>("/text/large", Bindings.Create("text", large: true))
@@ -41,24 +43,41 @@ public sealed class HostFixture : IAsyncLifetime
 
 public static class Bindings
 {
-    public static readonly TheoryData<string> Transports = new() { "tcp", "text", "bin" };
+    /// <summary>net.tcp buffered, net.tcp streamed, BasicHttp text, binary over HTTP.</summary>
+    public static readonly TheoryData<string> Transports = new() { "tcp", "tcps", "text", "bin" };
 
-    public static Binding Create(string transport, bool large = false)
+    public static bool IsTcp(string transport) => transport.StartsWith("tcp", StringComparison.Ordinal);
+
+    public static Binding Create(string transport, bool large = false, int? maxStringContentLength = null)
     {
         Binding binding = transport switch
         {
             "tcp" => Tcp(large),
+            "tcps" => Tcp(large, TransferMode.Streamed),
             "text" => Text(large),
             "bin" => Binary(large),
             _ => throw new ArgumentOutOfRangeException(nameof(transport)),
         };
+        if (maxStringContentLength is int max)
+        {
+            BindingElementCollection elements = binding.CreateBindingElements();
+            System.Xml.XmlDictionaryReaderQuotas quotas = elements.Find<MessageEncodingBindingElement>() switch
+            {
+                BinaryMessageEncodingBindingElement b => b.ReaderQuotas,
+                TextMessageEncodingBindingElement t => t.ReaderQuotas,
+                _ => throw new NotSupportedException(),
+            };
+            quotas.MaxStringContentLength = max;
+            binding = new CustomBinding(elements);
+        }
+
         binding.OpenTimeout = binding.SendTimeout = binding.ReceiveTimeout = binding.CloseTimeout = HostFixture.Timeout;
         return binding;
     }
 
-    private static NetTcpBinding Tcp(bool large)
+    private static NetTcpBinding Tcp(bool large, TransferMode mode = TransferMode.Buffered)
     {
-        var binding = new NetTcpBinding(SecurityMode.None);
+        var binding = new NetTcpBinding(SecurityMode.None) { TransferMode = mode };
         if (large)
         {
             binding.MaxReceivedMessageSize = binding.MaxBufferSize = 256 * 1024 * 1024;

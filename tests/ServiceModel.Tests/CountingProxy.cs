@@ -48,9 +48,15 @@ public sealed class CountingProxy : IAsyncDisposable
     {
         _stop.Cancel();
         _listener.Stop();
+        Task[] pumps;
+        lock (_pumps)
+        {
+            pumps = [.. _pumps];
+        }
+
         try
         {
-            await Task.WhenAll(_pumps.ToArray()).WaitAsync(TimeSpan.FromSeconds(5));
+            await Task.WhenAll(pumps).WaitAsync(TimeSpan.FromSeconds(5));
         }
         catch (Exception)
         {

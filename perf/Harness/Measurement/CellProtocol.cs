@@ -9,8 +9,7 @@ public sealed record CellSpec(
     int WarmupCalls,
     double MeasureSeconds,
     int MinCalls,
-    int MaxCalls,
-    int ByteCalls);
+    int MaxCalls);
 
 /// <summary>What the client process measured for one cell (its own side only).</summary>
 public sealed record ClientCellResult(

@@ -1,13 +1,11 @@
 using System.Diagnostics;
-using System.Net;
 using System.Text.Json;
 using Surrogate.Perf.Harness.Hosting;
 
 namespace Surrogate.Perf.Harness.Measurement;
 
 /// <summary>
-/// The client process (<c>Harness client</c>). For each <c>CELL {json}</c> line: connect, warm up, count bytes in a
-/// separate pass through a relay, print <c>READY</c>, wait for <c>GO</c> (the driver starts traces and snapshots the
+/// The client process (<c>Harness client</c>). For each <c>CELL {json}</c> line: connect, warm up, print <c>READY</c>, wait for <c>GO</c> (the driver starts traces and snapshots the
 /// server meanwhile), run the measured closed loop printing <c>PROGRESS calls seconds</c>, and print
 /// <c>RESULT {json}</c>. <c>FLOOR {json}</c> measures the build floor of a scenario.
 /// </summary>
@@ -71,8 +69,6 @@ public static class ClientCommand
             client.Call(spec.Scenario);
         }
 
-        var (requestBytes, responseBytes) = CountBytes(comparison, address, spec);
-
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
@@ -85,6 +81,7 @@ public static class ClientCommand
 
         var recorder = new LatencyRecorder();
         ProcessStats before = ProcessStats.Capture();
+        var (sentBefore, receivedBefore) = SocketByteCounter.Read(address.Port);
         var clock = Stopwatch.StartNew();
         double nextProgress = 0.25;
         while (recorder.Count < spec.MaxCalls && (recorder.Count < spec.MinCalls || clock.Elapsed.TotalSeconds < spec.MeasureSeconds))
@@ -100,37 +97,14 @@ public static class ClientCommand
         }
 
         double elapsed = clock.Elapsed.TotalSeconds;
+        var (sentAfter, receivedAfter) = SocketByteCounter.Read(address.Port);
         ProcessStats cost = ProcessStats.Capture().Minus(before);
+        double requestBytes = (sentAfter - sentBefore) / (double)recorder.Count;
+        double responseBytes = (receivedAfter - receivedBefore) / (double)recorder.Count;
         using var hgrm = new StringWriter();
         recorder.WriteDistribution(hgrm);
         var result = new ClientCellResult(recorder.Count, elapsed, rows, recorder.Summarize(), requestBytes, responseBytes, cost, hgrm.ToString());
         Reply("RESULT " + JsonSerializer.Serialize(result));
-    }
-
-    /// <summary>
-    /// Counts bytes at the socket: a second client of the same case connects through a loopback relay; after one
-    /// call (connection setup, WCF session preamble) the relay's counters are read around N further calls.
-    /// </summary>
-    private static (double Request, double Response) CountBytes(ComparisonCase comparison, Uri address, CellSpec spec)
-    {
-        var relay = new ByteCountingRelay(new IPEndPoint(IPAddress.Loopback, address.Port));
-        try
-        {
-            using ICaseClient counted = comparison.CreateClient(relay.Rewrite(address));
-            counted.Call(spec.Scenario);
-            long sent = relay.BytesSent, received = relay.BytesReceived;
-            for (int i = 0; i < spec.ByteCalls; i++)
-            {
-                counted.Call(spec.Scenario);
-            }
-
-            // The response is fully read before a call returns, so the counters already hold every byte of these calls.
-            return ((relay.BytesSent - sent) / (double)spec.ByteCalls, (relay.BytesReceived - received) / (double)spec.ByteCalls);
-        }
-        finally
-        {
-            relay.DisposeAsync().AsTask().GetAwaiter().GetResult();
-        }
     }
 
     private static void Reply(string line)

@@ -33,8 +33,11 @@ public static class RunCommand
             Environment.ProcessorCount,
             (GCSettings.IsServerGC ? "server" : "workstation") + ", non-concurrent, both sides",
             Pinning.Describe(options.Pin),
-            $"closed loop, one client, one call at a time; warmup {options.Profile.WarmupSeconds} s, then {options.Profile.MeasureSeconds} s (at least {options.Profile.MinCalls} calls) per cell",
-            "bytes read at the socket by a loopback relay during a separate pass of " + options.Profile.ByteCalls + " calls after warmup (not timed)",
+            $"closed loop, one client, one call at a time; warmup {options.Profile.WarmupSeconds} s, then {options.Profile.MeasureSeconds} s (at least {options.Profile.MinCalls} calls) per cell"
+                + (options.Trace ? "; traced: EventPipe sampling runs during the measured window, so timings include its overhead" : string.Empty),
+            SocketByteCounter.Available
+                ? "the kernel's TCP_INFO byte counters of the client's sockets to the server, read in the client around the measured window"
+                : "not measured (needs Linux: TCP_INFO through /proc/self/fd)",
             "each process's own GC.GetTotalAllocatedBytes(precise), GC.CollectionCount and Process.TotalProcessorTime deltas over the measured window, divided by calls");
 
         var console = new ConsoleReporter(outDir, environment);
@@ -67,7 +70,7 @@ public static class RunCommand
             var (comparison, scenario) = plan[i];
             string label = $"[{i + 1,2}/{plan.Count}] {comparison.Name} {scenario}";
             var spec = new CellSpec(comparison.Name, scenario, endpoints[comparison.Endpoint], options.Profile.WarmupSeconds,
-                options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls, options.Profile.MaxCalls, options.Profile.ByteCalls);
+                options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls, options.Profile.MaxCalls);
             console.Status($"{label}: warming up");
             await client.SendAsync("CELL " + JsonSerializer.Serialize(spec));
             await client.ExpectAsync("READY", CellTimeout);

@@ -11,7 +11,7 @@ public static class MarkdownReport
     [
         ("median / p99 ms", "per-call latency at the client, from sending the request to having the DataSet (HdrHistogram, 3 digits)"),
         ("calls/s", "measured calls divided by the measured window (one client, closed loop)"),
-        ("req / resp KB", "bytes on the wire per call, counted at the socket by a loopback relay in a separate, untimed pass"),
+        ("req / resp KB", "bytes on the wire per call: the kernel's TCP_INFO counters (bytes_acked, bytes_received) of the client's sockets to the server, read around the measured window"),
         ("x time", "median divided by the baseline's median (plain DataSet over NetTcp binary, same scenario; objects: rows-10000)"),
         ("x bytes", "request + response bytes divided by the baseline's"),
         ("x cpu", "client + server CPU per call divided by the baseline's"),

@@ -22,23 +22,23 @@ internal sealed class ContractDispatcher
 {
     private readonly FrozenDictionary<string, DispatchedOperation> operations;
     private readonly IDispatchMessageInspector[] inspectors;
-    private readonly Func<object> instanceProvider;
+    private readonly SoapServiceHostBuilder.ServiceInstances instances;
     private readonly bool includeExceptionDetail;
 
     private ContractDispatcher(
         FrozenDictionary<string, DispatchedOperation> operations,
         IDispatchMessageInspector[] inspectors,
-        Func<object> instanceProvider,
+        SoapServiceHostBuilder.ServiceInstances instances,
         bool includeExceptionDetail)
     {
         this.operations = operations;
         this.inspectors = inspectors;
-        this.instanceProvider = instanceProvider;
+        this.instances = instances;
         this.includeExceptionDetail = includeExceptionDetail;
     }
 
     /// <summary>Builds the dispatcher of <paramref name="endpoint"/>, running its contract's behaviors.</summary>
-    public static ContractDispatcher Build(ServiceEndpoint endpoint, Func<object> instanceProvider, bool includeExceptionDetail)
+    public static ContractDispatcher Build(ServiceEndpoint endpoint, SoapServiceHostBuilder.ServiceInstances instances, bool includeExceptionDetail)
     {
         ContractDispatcher? built = null;
         Exception? failure = null;
@@ -46,7 +46,7 @@ internal sealed class ContractDispatcher
         {
             try
             {
-                built = BuildWithin(runtime, endpoint, instanceProvider, includeExceptionDetail);
+                built = BuildWithin(runtime, endpoint, instances, includeExceptionDetail);
             }
 #pragma warning disable CA1031 // Rethrown below, outside the client factory that hosts the build.
             catch (Exception e)
@@ -83,8 +83,19 @@ internal sealed class ContractDispatcher
                 states[i] = inspectors[i].AfterReceiveRequest(ref request, null!, null!);
             }
 
-            object?[] inputs = operation.Formatter.DeserializeRequest(request);
-            (object? result, object?[] outputs) = await operation.Invoker.InvokeAsync(instanceProvider(), inputs).ConfigureAwait(false);
+            object?[] inputs;
+            try
+            {
+                inputs = operation.Formatter.DeserializeRequest(request);
+            }
+#pragma warning disable CA1031 // Any failure to read the request is the caller's to see, as WCF reports it.
+            catch (Exception e)
+#pragma warning restore CA1031
+            {
+                return Correlate(SoapFaults.DeserializationFailed(version, operation.Name, e), messageId);
+            }
+
+            (object? result, object?[] outputs) = await InvokeAsync(operation, inputs).ConfigureAwait(false);
             if (operation.IsOneWay)
             {
                 return null;
@@ -113,9 +124,36 @@ internal sealed class ContractDispatcher
         return reply;
     }
 
+    private async Task<(object? Result, object?[] Outputs)> InvokeAsync(DispatchedOperation operation, object?[] inputs)
+    {
+        object instance = instances.Create();
+        try
+        {
+            return await operation.Invoker.InvokeAsync(instance, inputs).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (instances.PerCall)
+            {
+                if (instance is IAsyncDisposable asyncDisposable)
+                {
+                    await asyncDisposable.DisposeAsync().ConfigureAwait(false);
+                }
+                else
+                {
+                    (instance as IDisposable)?.Dispose();
+                }
+            }
+        }
+    }
+
     /// <summary>A fault for a reply that could not be written (the reply's own serialization failed).</summary>
     public Message CreateWriteFault(Message failedReply, Exception exception) =>
         Correlate(SoapFaults.FromException(failedReply.Version, exception, includeExceptionDetail), failedReply.Headers.RelatesTo);
+
+    /// <summary>A fault for a request over the endpoint's MaxReceivedMessageSize, correlated to <paramref name="messageId"/>.</summary>
+    public static Message CreateQuotaFault(MessageVersion version, UniqueId messageId, int maxReceivedMessageSize) =>
+        Correlate(SoapFaults.QuotaExceeded(version, maxReceivedMessageSize), messageId);
 
     private static Message Correlate(Message reply, UniqueId? messageId)
     {
@@ -128,7 +166,7 @@ internal sealed class ContractDispatcher
     }
 
     private static ContractDispatcher BuildWithin(
-        ClientRuntime anchor, ServiceEndpoint endpoint, Func<object> instanceProvider, bool includeExceptionDetail)
+        ClientRuntime anchor, ServiceEndpoint endpoint, SoapServiceHostBuilder.ServiceInstances instances, bool includeExceptionDetail)
     {
         ContractDescription contract = endpoint.Contract;
         DispatchRuntime runtime = anchor.CallbackDispatchRuntime;
@@ -189,6 +227,7 @@ internal sealed class ContractDispatcher
 
             serializer.ApplyDispatchBehavior(operation, dispatchOperation);
             byAction.Add(action, new DispatchedOperation(
+                operation.Name,
                 MirroredOperationFormatter.Create(operation, serializer, anchor),
                 new OperationMethodInvoker(operation),
                 operation.IsOneWay));
@@ -197,9 +236,9 @@ internal sealed class ContractDispatcher
         return new ContractDispatcher(
             byAction.ToFrozenDictionary(StringComparer.Ordinal),
             [.. runtime.MessageInspectors],
-            instanceProvider,
+            instances,
             includeExceptionDetail);
     }
 
-    private sealed record DispatchedOperation(MirroredOperationFormatter Formatter, OperationMethodInvoker Invoker, bool IsOneWay);
+    private sealed record DispatchedOperation(string Name, MirroredOperationFormatter Formatter, OperationMethodInvoker Invoker, bool IsOneWay);
 }

@@ -13,7 +13,6 @@ internal static class SoapFaults
 {
     private const string DispatcherNamespace = "http://schemas.microsoft.com/net/2005/12/windowscommunicationfoundation/dispatcher";
     private const string AddressingNamespace = "http://www.w3.org/2005/08/addressing";
-    private const string FaultMarker = "Surrogate.SoapHost.Fault";
 
     /// <summary>A fault for an exception thrown while reading, invoking or writing an operation.</summary>
     public static Message FromException(MessageVersion version, Exception exception, bool includeDetail)
@@ -39,26 +38,75 @@ internal static class SoapFaults
             null,
             null);
 
-    /// <summary>Whether <paramref name="message"/> is a fault (built here or by the service).</summary>
-    public static bool IsFault(Message message) => message.IsFault || message.Properties.ContainsKey(FaultMarker);
-
-    private static Message Create(MessageVersion version, FaultCode code, string reason, MessageFault? detailSource, string? action)
+    /// <summary>
+    /// A sender fault for a request that could not be read (a reader quota, a malformed body, a surrogate that refuses
+    /// the payload). Like WCF, it always carries the reason, since it names what the caller must change.
+    /// </summary>
+    public static Message DeserializationFailed(MessageVersion version, string operation, Exception exception)
     {
-        action ??= version.Addressing == AddressingVersion.None ? null : AddressingNamespace + "/soap/fault";
-        Message message = Message.CreateMessage(version, action, new FaultBodyWriter(version.Envelope, code, reason, detailSource));
-        message.Properties[FaultMarker] = true;
-        return message;
+        // The formatter reads the request as the reply of a mirrored operation (see MirroredOperationFormatter), so
+        // its own wrapper message would say "reply"; the innermost exception names the actual cause.
+        Exception cause = exception;
+        while (cause.InnerException is not null)
+        {
+            cause = cause.InnerException;
+        }
+
+        string reason = $"The formatter threw an exception while trying to deserialize the request of operation '{operation}': {cause.Message}";
+        return Create(version, new FaultCode("Sender", new FaultCode("DeserializationFailed", DispatcherNamespace)), reason, null, null);
     }
 
-    private sealed class FaultBodyWriter(EnvelopeVersion envelope, FaultCode code, string reason, MessageFault? detailSource)
-        : BodyWriter(isBuffered: true)
+    /// <summary>A receiver fault saying the request exceeded the endpoint's MaxReceivedMessageSize.</summary>
+    public static Message QuotaExceeded(MessageVersion version, int maxReceivedMessageSize) =>
+        Create(
+            version,
+            new FaultCode("Receiver", new FaultCode("QuotaExceeded", DispatcherNamespace)),
+            $"The request exceeds the service's maximum message size quota ({maxReceivedMessageSize} bytes); "
+                + "raise MaxReceivedMessageSize on the service's binding.",
+            null,
+            null);
+
+    private static FaultMessage Create(MessageVersion version, FaultCode code, string reason, MessageFault? detailSource, string? action)
+    {
+        action ??= version.Addressing == AddressingVersion.None ? null : AddressingNamespace + "/soap/fault";
+        return new FaultMessage(version, action, new FaultBody(version.Envelope, code, reason, detailSource));
+    }
+
+    /// <summary>A fault message (<see cref="Message.IsFault"/> is true, as inspectors expect).</summary>
+    private sealed class FaultMessage : Message
+    {
+        private readonly FaultBody body;
+
+        public FaultMessage(MessageVersion version, string? action, FaultBody body)
+        {
+            this.body = body;
+            Version = version;
+            Headers = new MessageHeaders(version);
+            if (action is not null)
+            {
+                Headers.Action = action;
+            }
+        }
+
+        public override MessageHeaders Headers { get; }
+
+        public override MessageProperties Properties { get; } = new();
+
+        public override MessageVersion Version { get; }
+
+        public override bool IsFault => true;
+
+        protected override void OnWriteBodyContents(XmlDictionaryWriter writer) => body.Write(writer);
+    }
+
+    private sealed class FaultBody(EnvelopeVersion envelope, FaultCode code, string reason, MessageFault? detailSource)
     {
         private readonly bool soap11 = envelope == EnvelopeVersion.Soap11;
         private readonly string ns = envelope == EnvelopeVersion.Soap11
             ? "http://schemas.xmlsoap.org/soap/envelope/"
             : "http://www.w3.org/2003/05/soap-envelope";
 
-        protected override void OnWriteBodyContents(XmlDictionaryWriter writer)
+        public void Write(XmlDictionaryWriter writer)
         {
             writer.WriteStartElement("s", "Fault", ns);
             if (soap11)

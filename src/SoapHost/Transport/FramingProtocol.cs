@@ -20,6 +20,7 @@ internal static class FramingProtocol
     public const byte PreambleAckRecord = 0x0B;
     public const byte PreambleEndRecord = 0x0C;
 
+    public const byte SingletonUnsizedMode = 0x01;
     public const byte DuplexMode = 0x02;
 
     private const string FaultPrefix = "http://schemas.microsoft.com/ws/2006/05/framing/faults/";
@@ -51,21 +52,28 @@ internal static class FramingProtocol
     /// <summary>Writes a record header: the type byte and, when sized, the 7-bit encoded length.</summary>
     public static void WriteHeader(PipeWriter output, byte recordType, int? size)
     {
-        Span<byte> header = output.GetSpan(6);
+        Span<byte> header = output.GetSpan(1);
         header[0] = recordType;
-        int length = 1;
+        output.Advance(1);
         if (size is int value)
         {
-            uint remaining = (uint)value;
-            while (remaining >= 0x80)
-            {
-                header[length++] = (byte)(remaining | 0x80);
-                remaining >>= 7;
-            }
+            WriteSize(output, value);
+        }
+    }
 
-            header[length++] = (byte)remaining;
+    /// <summary>Writes a bare 7-bit encoded size (a chunk size inside an unsized envelope).</summary>
+    public static void WriteSize(PipeWriter output, int size)
+    {
+        Span<byte> span = output.GetSpan(5);
+        int length = 0;
+        uint remaining = (uint)size;
+        while (remaining >= 0x80)
+        {
+            span[length++] = (byte)(remaining | 0x80);
+            remaining >>= 7;
         }
 
+        span[length++] = (byte)remaining;
         output.Advance(length);
     }
 
@@ -118,9 +126,10 @@ internal sealed class FramingReader(PipeReader input)
         throw new InvalidDataException("A record size is longer than 5 bytes.");
     }
 
-    /// <summary>Reads exactly <paramref name="count"/> bytes into <paramref name="destination"/>, chunk by chunk.</summary>
-    public async ValueTask ReadExactlyAsync(byte[] destination, int count, CancellationToken cancellationToken)
+    /// <summary>Fills <paramref name="destination"/> from the connection, chunk by chunk.</summary>
+    public async ValueTask ReadExactlyAsync(Memory<byte> destination, CancellationToken cancellationToken)
     {
+        int count = destination.Length;
         int copied = 0;
         while (copied < count)
         {
@@ -133,8 +142,27 @@ internal sealed class FramingReader(PipeReader input)
             }
 
             int take = (int)Math.Min(buffer.Length, count - copied);
-            buffer.Slice(0, take).CopyTo(destination.AsSpan(copied));
+            buffer.Slice(0, take).CopyTo(destination.Span[copied..]);
             copied += take;
+            input.AdvanceTo(buffer.GetPosition(take));
+        }
+    }
+
+    /// <summary>Skips <paramref name="count"/> bytes without keeping them.</summary>
+    public async ValueTask SkipAsync(long count, CancellationToken cancellationToken)
+    {
+        while (count > 0)
+        {
+            ReadResult result = await input.ReadAsync(cancellationToken).ConfigureAwait(false);
+            ReadOnlySequence<byte> buffer = result.Buffer;
+            if (buffer.IsEmpty && result.IsCompleted)
+            {
+                input.AdvanceTo(buffer.End);
+                throw new InvalidDataException("The connection ended inside a record.");
+            }
+
+            long take = Math.Min(buffer.Length, count);
+            count -= take;
             input.AdvanceTo(buffer.GetPosition(take));
         }
     }
@@ -149,7 +177,7 @@ internal sealed class FramingReader(PipeReader input)
         }
 
         byte[] bytes = new byte[size];
-        await ReadExactlyAsync(bytes, size, cancellationToken).ConfigureAwait(false);
+        await ReadExactlyAsync(bytes, cancellationToken).ConfigureAwait(false);
         return Encoding.UTF8.GetString(bytes);
     }
 }

@@ -55,7 +55,18 @@ internal sealed partial class HttpSoapHandler(IReadOnlyDictionary<string, SoapEn
             return;
         }
 
-        Message message = encoder.ReadMessage(new ArraySegment<byte>(body, 0, length), buffers, contentType);
+        Message message;
+        try
+        {
+            message = encoder.ReadMessage(new ArraySegment<byte>(body, 0, length), buffers, contentType);
+        }
+        catch (Exception e) when (e is System.Xml.XmlException or System.ServiceModel.CommunicationException or InvalidDataException)
+        {
+            LogRejected(logger, endpoint.Path, "the body is not a readable SOAP envelope: " + e.Message);
+            response.StatusCode = StatusCodes.Status400BadRequest;
+            return;
+        }
+
         Message? reply;
         try
         {
@@ -84,7 +95,7 @@ internal sealed partial class HttpSoapHandler(IReadOnlyDictionary<string, SoapEn
         }
 
         ArraySegment<byte> data;
-        bool isFault = Dispatch.SoapFaults.IsFault(reply);
+        bool isFault = reply.IsFault;
         try
         {
             data = encoder.WriteMessage(reply, int.MaxValue, buffers, 0);

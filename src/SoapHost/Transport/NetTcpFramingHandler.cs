@@ -5,9 +5,9 @@ using Microsoft.Extensions.Logging;
 namespace Surrogate.SoapHost.Transport;
 
 /// <summary>
-/// The server side of the .NET Message Framing protocol in duplex session mode: reads the preamble, acknowledges it
-/// (or answers with a framing fault and closes), then reads sized envelopes, dispatches each concurrently and writes
-/// each reply as a sized envelope, until the client's end record.
+/// The server side of the .NET Message Framing protocol: reads the preamble, acknowledges it (or answers with a
+/// framing fault and closes), then serves a duplex session (buffered transfer, <see cref="NetTcpSession"/>) or, for a
+/// streamed binding, singleton-unsized exchanges (<see cref="NetTcpSingletonExchange"/>).
 /// </summary>
 internal sealed partial class NetTcpFramingHandler(IReadOnlyDictionary<string, SoapEndpoint> endpoints, ILogger logger)
 {
@@ -17,26 +17,37 @@ internal sealed partial class NetTcpFramingHandler(IReadOnlyDictionary<string, S
         var reader = new FramingReader(input);
         try
         {
-            (SoapEndpoint? endpoint, string? fault, string contentType) = await ReadPreambleAsync(reader, aborted).ConfigureAwait(false);
-            if (endpoint is null)
+            // A streamed client sends a fresh preamble before each request on a pooled connection.
+            while (await reader.ReadByteAsync(aborted).ConfigureAwait(false) is int first and >= 0)
             {
-                LogPreambleRejected(logger, remote, fault);
-                await SendFaultAsync(output, fault!).ConfigureAwait(false);
-                return;
-            }
+                (SoapEndpoint? endpoint, string? fault, string contentType, int mode) =
+                    await ReadPreambleAsync(reader, first, aborted).ConfigureAwait(false);
+                bool streamed = mode == FramingProtocol.SingletonUnsizedMode;
+                if (endpoint is not null && endpoint.IsStreamed != streamed)
+                {
+                    (endpoint, fault) = (null, FramingProtocol.UnsupportedModeFault);
+                }
 
-            MessageEncoder encoder = endpoint.EncoderFactory.CreateSessionEncoder();
-            if (!encoder.IsContentTypeSupported(contentType))
-            {
-                LogPreambleRejected(logger, remote, FramingProtocol.ContentTypeInvalidFault);
-                await SendFaultAsync(output, FramingProtocol.ContentTypeInvalidFault).ConfigureAwait(false);
-                return;
-            }
+                MessageEncoder? encoder = streamed ? endpoint?.EncoderFactory.Encoder : endpoint?.EncoderFactory.CreateSessionEncoder();
+                if (endpoint is null || encoder is null || !encoder.IsContentTypeSupported(contentType))
+                {
+                    fault ??= FramingProtocol.ContentTypeInvalidFault;
+                    LogPreambleRejected(logger, remote, fault);
+                    await SendFaultAsync(output, fault).ConfigureAwait(false);
+                    return;
+                }
 
-            FramingProtocol.WriteHeader(output, FramingProtocol.PreambleAckRecord, null);
-            await output.FlushAsync(aborted).ConfigureAwait(false);
-            var session = new NetTcpSession(endpoint, encoder, contentType, output, abort, logger);
-            await session.RunAsync(reader, aborted).ConfigureAwait(false);
+                FramingProtocol.WriteHeader(output, FramingProtocol.PreambleAckRecord, null);
+                await output.FlushAsync(aborted).ConfigureAwait(false);
+                if (!streamed)
+                {
+                    var session = new NetTcpSession(endpoint, encoder, contentType, output, abort, logger);
+                    await session.RunAsync(reader, aborted).ConfigureAwait(false);
+                    return;
+                }
+
+                await NetTcpSingletonExchange.RunAsync(endpoint, encoder, contentType, reader, output, aborted).ConfigureAwait(false);
+            }
         }
         catch (OperationCanceledException) when (aborted.IsCancellationRequested)
         {
@@ -49,16 +60,16 @@ internal sealed partial class NetTcpFramingHandler(IReadOnlyDictionary<string, S
         }
     }
 
-    private async Task<(SoapEndpoint? Endpoint, string? Fault, string ContentType)> ReadPreambleAsync(
-        FramingReader reader, CancellationToken cancellationToken)
+    private async Task<(SoapEndpoint? Endpoint, string? Fault, string ContentType, int Mode)> ReadPreambleAsync(
+        FramingReader reader, int firstRecord, CancellationToken cancellationToken)
     {
         SoapEndpoint? endpoint = null;
         string? fault = null;
         string contentType = string.Empty;
-        bool sawVersion = false, sawMode = false;
-        while (true)
+        bool sawVersion = false;
+        int mode = -1;
+        for (int record = firstRecord; ; record = await reader.ReadByteAsync(cancellationToken).ConfigureAwait(false))
         {
-            int record = await reader.ReadByteAsync(cancellationToken).ConfigureAwait(false);
             switch (record)
             {
                 case FramingProtocol.VersionRecord:
@@ -68,9 +79,10 @@ internal sealed partial class NetTcpFramingHandler(IReadOnlyDictionary<string, S
                     fault ??= major == 1 ? null : FramingProtocol.UnsupportedVersionFault;
                     break;
                 case FramingProtocol.ModeRecord:
-                    int mode = await reader.ReadByteAsync(cancellationToken).ConfigureAwait(false);
-                    sawMode = true;
-                    fault ??= mode == FramingProtocol.DuplexMode ? null : FramingProtocol.UnsupportedModeFault;
+                    mode = await reader.ReadByteAsync(cancellationToken).ConfigureAwait(false);
+                    fault ??= mode is FramingProtocol.DuplexMode or FramingProtocol.SingletonUnsizedMode
+                        ? null
+                        : FramingProtocol.UnsupportedModeFault;
                     break;
                 case FramingProtocol.ViaRecord:
                     string via = await reader.ReadStringAsync(cancellationToken).ConfigureAwait(false);
@@ -87,12 +99,12 @@ internal sealed partial class NetTcpFramingHandler(IReadOnlyDictionary<string, S
                     break;
                 case FramingProtocol.UpgradeRequestRecord:
                     // Transport security is not offered (SecurityMode.None only).
-                    return (null, FramingProtocol.UpgradeInvalidFault, contentType);
+                    return (null, FramingProtocol.UpgradeInvalidFault, contentType, mode);
                 case FramingProtocol.PreambleEndRecord:
-                    fault ??= sawVersion && sawMode && endpoint is not null && contentType.Length > 0
+                    fault ??= sawVersion && mode >= 0 && endpoint is not null && contentType.Length > 0
                         ? null
                         : FramingProtocol.ContentTypeInvalidFault;
-                    return fault is null ? (endpoint, null, contentType) : (null, fault, contentType);
+                    return fault is null ? (endpoint, null, contentType, mode) : (null, fault, contentType, mode);
                 case -1:
                     throw new InvalidDataException("The connection ended inside the preamble.");
                 default:

@@ -7,7 +7,10 @@ namespace Surrogate.SoapHost.Transport;
 
 /// <summary>
 /// One accepted duplex session after its preamble: requests are read in order (the binary session encoder's
-/// dictionary grows in wire order), dispatched concurrently, and replies are encoded and written one at a time.
+/// dictionary grows in wire order) and replies are encoded and written one at a time. Each dispatch starts on the
+/// read loop, so the synchronous part of a call (reading the request, a sync operation) finishes before the next
+/// request is read, as with WCF's default single-threaded session; calls overlap once an operation awaits. Starting
+/// inline rather than on another thread cut a small call from about 0.59 to 0.17 ms on loopback.
 /// </summary>
 #pragma warning disable CA1001 // The session lives as long as its connection; the semaphore never uses a wait handle.
 internal sealed partial class NetTcpSession(
@@ -31,14 +34,19 @@ internal sealed partial class NetTcpSession(
                     if (size > endpoint.MaxReceivedMessageSize)
                     {
                         LogMessageTooLarge(logger, endpoint.Path, size, endpoint.MaxReceivedMessageSize);
-                        await WriteFaultRecordAsync(FramingProtocol.MaxMessageSizeExceededFault).ConfigureAwait(false);
-                        return;
+                        if (!await TryFaultOversizedAsync(reader, size, aborted).ConfigureAwait(false))
+                        {
+                            await WriteFaultRecordAsync(FramingProtocol.MaxMessageSizeExceededFault).ConfigureAwait(false);
+                            return;
+                        }
+
+                        break;
                     }
 
                     byte[] buffer = buffers.TakeBuffer(size);
-                    await reader.ReadExactlyAsync(buffer, size, aborted).ConfigureAwait(false);
+                    await reader.ReadExactlyAsync(buffer.AsMemory(0, size), aborted).ConfigureAwait(false);
                     Message request = encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, size), buffers, contentType);
-                    Track(Task.Run(() => ProcessAsync(request), CancellationToken.None));
+                    Track(ProcessAsync(request));
                     break;
                 case FramingProtocol.EndRecord:
                     await DrainAsync().ConfigureAwait(false);
@@ -61,6 +69,37 @@ internal sealed partial class NetTcpSession(
                     throw new InvalidDataException($"Unexpected record type 0x{record:X2} in a duplex session.");
             }
         }
+    }
+
+    /// <summary>
+    /// Answers a message over MaxReceivedMessageSize with a SOAP fault correlated to its MessageId, read from the
+    /// headers in its first MaxReceivedMessageSize bytes; the rest is skipped unread. A framing fault record alone
+    /// leaves the WCF client waiting for its reply until the send timeout.
+    /// </summary>
+    private async Task<bool> TryFaultOversizedAsync(FramingReader reader, int size, CancellationToken aborted)
+    {
+        int kept = endpoint.MaxReceivedMessageSize;
+        byte[] head = buffers.TakeBuffer(kept);
+        await reader.ReadExactlyAsync(head.AsMemory(0, kept), aborted).ConfigureAwait(false);
+        await reader.SkipAsync(size - kept, aborted).ConfigureAwait(false);
+        System.Xml.UniqueId? messageId;
+        try
+        {
+            using Message partial = encoder.ReadMessage(new ArraySegment<byte>(head, 0, kept), buffers, contentType);
+            messageId = partial.Headers.MessageId;
+        }
+        catch (Exception e) when (e is System.Xml.XmlException or InvalidDataException or System.ServiceModel.CommunicationException)
+        {
+            return false;
+        }
+
+        if (messageId is null)
+        {
+            return false;
+        }
+
+        await WriteReplyAsync(Dispatch.ContractDispatcher.CreateQuotaFault(encoder.MessageVersion, messageId, kept)).ConfigureAwait(false);
+        return true;
     }
 
     private void Track(Task task)

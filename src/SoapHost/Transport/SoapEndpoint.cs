@@ -19,6 +19,7 @@ internal sealed class SoapEndpoint
         MessageVersion = encoding.MessageVersion;
         MaxReceivedMessageSize = (int)Math.Min(transport.MaxReceivedMessageSize, int.MaxValue);
         Scheme = transport.Scheme;
+        IsStreamed = transport is ConnectionOrientedTransportBindingElement connection && connection.TransferMode != System.ServiceModel.TransferMode.Buffered;
     }
 
     /// <summary>The endpoint's absolute path, starting with '/'.</summary>
@@ -26,6 +27,9 @@ internal sealed class SoapEndpoint
 
     /// <summary>The transport scheme of the binding ("net.tcp", "http").</summary>
     public string Scheme { get; }
+
+    /// <summary>Whether the binding streams messages on a connection-oriented transport (net.tcp singleton mode).</summary>
+    public bool IsStreamed { get; }
 
     /// <summary>The encoder factory of the binding's encoding element (its reader quotas included).</summary>
     public MessageEncoderFactory EncoderFactory { get; }

@@ -1,0 +1,112 @@
+using System.ServiceModel;
+using Surrogate.SoapHost;
+using Xunit;
+
+namespace Surrogate.Integration.Tests;
+
+public sealed class HostingTests
+{
+    private sealed class DisposableService : ITestService, IDisposable
+    {
+        public static int Created;
+        public static int Disposed;
+
+        public DisposableService() => Interlocked.Increment(ref Created);
+
+        public void Dispose() => Interlocked.Increment(ref Disposed);
+
+        public Task<int> AddAsync(int a, int b) => Task.FromResult(a + b);
+        public string Echo(string text) => text;
+        public Task<Order> ReviseAsync(Order order) => Task.FromResult(order);
+        public int Split(string text, out string head, ref int counter) => throw new NotSupportedException();
+        public Task<System.Data.DataSet> EchoDataSetAsync(System.Data.DataSet dataSet) => Task.FromResult(dataSet);
+        public Task<System.Data.DataTable> EchoTableAsync(System.Data.DataTable table) => Task.FromResult(table);
+        public Task<System.Data.DataSet> CreateDataSetAsync(int rows) => Task.FromResult(TestData.CreateDataSet(rows));
+        public Task FailAsync(string message) => throw new InvalidOperationException(message);
+        public Task RejectAsync(string message) => throw new FaultException(message);
+        public Task<Unwritable> UnwritableAsync() => Task.FromResult(new Unwritable());
+        public Task<System.Data.DataTable> UnnamedTableAsync() => Task.FromResult(new System.Data.DataTable());
+        public Task<int> DelayAsync(int milliseconds) => Task.FromResult(milliseconds);
+        public void Notify(string text) { }
+        public Task<string[]> NotifiedAsync() => Task.FromResult(Array.Empty<string>());
+    }
+
+    [Fact]
+    public async Task Factory_service_gets_one_instance_per_call_disposed_after_it()
+    {
+        await using var host = await SoapServiceHost.StartAsync(b => b
+            .AddService<ITestService>(() => new DisposableService())
+            .AddNetTcpEndpoint<ITestService>("/per-call", Bindings.Create("tcp")));
+        await using var client = await TestClient.OpenAsync(
+            new ChannelFactory<ITestService>(Bindings.Create("tcp"), new EndpointAddress(host.GetEndpointAddress("/per-call"))));
+        int created = DisposableService.Created, disposed = DisposableService.Disposed;
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.Equal(i + 1, await client.Proxy.AddAsync(i, 1));
+        }
+
+        Assert.Equal(created + 3, DisposableService.Created);
+        Assert.Equal(disposed + 3, DisposableService.Disposed);
+    }
+
+    [Fact]
+    public async Task Addresses_carry_the_real_ports_and_unknown_paths_are_refused()
+    {
+        await using var host = await SoapServiceHost.StartAsync(b => b
+            .AddService<ITestService>(new TestService())
+            .AddNetTcpEndpoint<ITestService>("svc", Bindings.Create("tcp"))
+            .AddHttpEndpoint<ITestService>("/svc/text", Bindings.Create("text")));
+        Uri tcp = host.GetEndpointAddress("/svc");
+        Uri http = host.GetEndpointAddress("svc/text");
+        Assert.Equal($"net.tcp://127.0.0.1:{host.NetTcpPort}/svc", tcp.ToString());
+        Assert.Equal($"http://127.0.0.1:{host.HttpPort}/svc/text", http.ToString());
+        Assert.NotEqual(0, host.NetTcpPort);
+        Assert.NotEqual(0, host.HttpPort);
+        Assert.Throws<ArgumentException>(() => host.GetEndpointAddress("/other"));
+    }
+
+    [Theory]
+    [InlineData("net.tcp")]
+    [InlineData("http")]
+    public async Task Custom_encoder_of_the_binding_is_used_on_the_host(string scheme)
+    {
+        System.ServiceModel.Channels.Binding Binding() => new System.ServiceModel.Channels.CustomBinding(
+            new CountingEncodingBindingElement(new System.ServiceModel.Channels.BinaryMessageEncodingBindingElement()),
+            scheme == "http"
+                ? new System.ServiceModel.Channels.HttpTransportBindingElement()
+                : new System.ServiceModel.Channels.TcpTransportBindingElement())
+        {
+            SendTimeout = HostFixture.Timeout,
+            OpenTimeout = HostFixture.Timeout,
+        };
+
+        await using var host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.AddService<ITestService>(new TestService());
+            if (scheme == "http")
+            {
+                b.AddHttpEndpoint<ITestService>("/counted", Binding());
+            }
+            else
+            {
+                b.AddNetTcpEndpoint<ITestService>("/counted", Binding());
+            }
+        });
+        await using var client = await TestClient.OpenAsync(
+            new ChannelFactory<ITestService>(Binding(), new EndpointAddress(host.GetEndpointAddress("/counted"))));
+        int reads = CountingEncodingBindingElement.Reads, writes = CountingEncodingBindingElement.Writes;
+        Assert.Equal(5, await client.Proxy.AddAsync(2, 3));
+        Assert.Equal(3, (await client.Proxy.CreateDataSetAsync(3)).Tables[0].Rows.Count);
+
+        // Two calls: the client writes two requests and reads two replies; the host reads two and writes two.
+        Assert.True(CountingEncodingBindingElement.Reads - reads >= 4, $"reads: {CountingEncodingBindingElement.Reads - reads}");
+        Assert.True(CountingEncodingBindingElement.Writes - writes >= 4, $"writes: {CountingEncodingBindingElement.Writes - writes}");
+    }
+
+    [Fact]
+    public async Task A_contract_without_a_service_is_refused_at_start()
+    {
+        await Assert.ThrowsAsync<InvalidOperationException>(() => SoapServiceHost.StartAsync(b => b
+            .AddNetTcpEndpoint<ITestService>("/svc", Bindings.Create("tcp"))));
+    }
+}
