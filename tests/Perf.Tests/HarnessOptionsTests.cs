@@ -12,7 +12,7 @@ public sealed class HarnessOptionsTests
         var options = HarnessOptions.Parse([]);
         Assert.Equal("full", options.Profile.Name);
         Assert.Equal(["small", "rows-10000", "rows-15000", "orders"], options.Scenarios);
-        Assert.Equal(["nettcp-binary", "nettcp-surrogate", "basichttp-text", "objects"], options.Cases);
+        Assert.Equal(["nettcp-binary", "nettcp-surrogate", "basichttp-text", "asmx-text", "objects"], options.Cases);
         Assert.True(options.Pin);
         Assert.False(options.Trace);
     }

@@ -7,7 +7,7 @@ namespace Surrogate.Perf.Tests;
 [Collection(HarnessRunCollection.Name)]
 public sealed class ResultsFileTests
 {
-    private static readonly string[] DataSetCases = ["nettcp-binary", "nettcp-surrogate", "basichttp-text"];
+    private static readonly string[] DataSetCases = ["nettcp-binary", "nettcp-surrogate", "basichttp-text", "asmx-text"];
     private readonly HarnessRunFixture run;
 
     public ResultsFileTests(HarnessRunFixture run) => this.run = run;

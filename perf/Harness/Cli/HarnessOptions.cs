@@ -38,7 +38,7 @@ public sealed record HarnessOptions
           --out <dir>          output folder (default perf/out/<yyyyMMdd-HHmmss>)
           --trace              EventPipe traces of server and client during each measured window, then analyze
           --scenarios a,b      subset of: small, rows-10000, rows-15000, orders
-          --cases a,b          subset of: nettcp-binary, nettcp-surrogate, basichttp-text, objects
+          --cases a,b          subset of: nettcp-binary, nettcp-surrogate, basichttp-text, asmx-text, objects
           --duration <s>       measured seconds per cell (overrides the profile)
           --warmup <s>         warmup seconds per cell (overrides the profile)
           --no-pin             do not pin server and client to separate cores

@@ -1,5 +1,6 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using Surrogate.AsmxCompare;
 using Surrogate.Perf.Scenarios;
 
 namespace Surrogate.Perf.Harness.Hosting;
@@ -28,12 +29,24 @@ public static class ComparisonCases
             uri => new WcfCaseClient<ISurrogateComparisonService>(ComparisonBindings.NetTcp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
         new("basichttp-text", "DataSet, BasicHttp text", ServerEndpoints.BasicHttpPlain, true,
             uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.BasicHttp(), uri, (c, s) => ScenarioCatalog.RowCount(c.GetDataSet(s)))),
+        new("asmx-text", "DataSet, ASMX-style SOAP (XmlTextReader)", ServerEndpoints.Asmx, true,
+            uri => new AsmxCaseClient(uri)),
         new("objects", "10,000 SmallObject, NetTcp binary", ServerEndpoints.NetTcpPlain, false,
             uri => new WcfCaseClient<IComparisonService>(ComparisonBindings.NetTcp(), uri, (c, _) => c.GetObjects(ObjectCount).Length)),
     ];
 
     public static ComparisonCase Get(string name) =>
         All.FirstOrDefault(c => c.Name == name) ?? throw new ArgumentException($"Unknown case '{name}'.", nameof(name));
+}
+
+/// <summary>The ASMX-style client: SOAP 1.1 over one keep-alive HttpClient, replies read with XmlTextReader.</summary>
+public sealed class AsmxCaseClient(Uri address) : ICaseClient
+{
+    private readonly AsmxClient client = new(address);
+
+    public int Call(string scenario) => ScenarioCatalog.RowCount(client.GetDataSet(scenario));
+
+    public void Dispose() => client.Dispose();
 }
 
 /// <summary>A real WCF client: one opened factory and channel reused for every call, as a long-lived client would.</summary>

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Surrogate.AsmxCompare;
 using Surrogate.Perf.Harness.Measurement;
 using Surrogate.SoapHost;
 
@@ -10,6 +11,7 @@ public static class ServerEndpoints
     public const string NetTcpPlain = "nettcp-plain";
     public const string NetTcpSurrogate = "nettcp-surrogate";
     public const string BasicHttpPlain = "basichttp-plain";
+    public const string Asmx = "asmx";
 }
 
 /// <summary>
@@ -29,12 +31,14 @@ public static class ServeCommand
             .AddNetTcpEndpoint<IComparisonService>("/plain", ComparisonBindings.NetTcp())
             .AddNetTcpEndpoint<ISurrogateComparisonService>("/surrogate", ComparisonBindings.NetTcp())
             .AddHttpEndpoint<IComparisonService>("/plain/text", ComparisonBindings.BasicHttp()));
+        await using var asmx = await AsmxHost.StartAsync();
 
         var endpoints = new Dictionary<string, string>
         {
             [ServerEndpoints.NetTcpPlain] = host.GetEndpointAddress("/plain").ToString(),
             [ServerEndpoints.NetTcpSurrogate] = host.GetEndpointAddress("/surrogate").ToString(),
             [ServerEndpoints.BasicHttpPlain] = host.GetEndpointAddress("/plain/text").ToString(),
+            [ServerEndpoints.Asmx] = asmx.Address.ToString(),
         };
         Console.Out.WriteLine("LISTENING " + JsonSerializer.Serialize(endpoints));
         Console.Out.Flush();
@@ -48,6 +52,7 @@ public static class ServeCommand
                     foreach (string scenario in parts[1].Split(',', StringSplitOptions.RemoveEmptyEntries))
                     {
                         cache.DataSet(scenario);
+                        asmx.Preload(scenario);
                     }
 
                     cache.Objects(ComparisonCases.ObjectCount);
