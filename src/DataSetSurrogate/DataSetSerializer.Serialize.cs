@@ -56,54 +56,21 @@ public static partial class DataSetSerializer
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The payload.</returns>
     public static byte[] Serialize(DataSet dataSet, SurrogateOptions? options = null)
-    {
-        var buffer = ProtoWrite.RentScratch();
-        try
-        {
-            Serialize(buffer, dataSet, options);
-            return buffer.WrittenSpan.ToArray();
-        }
-        finally
-        {
-            ProtoWrite.ReturnScratch(buffer);
-        }
-    }
+        => ToArray(dataSet, options, static (b, v, o) => Serialize(b, v, o));
 
     /// <summary>Writes a DataTable payload to a new array.</summary>
     /// <param name="table">The table to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The payload.</returns>
     public static byte[] Serialize(DataTable table, SurrogateOptions? options = null)
-    {
-        var buffer = ProtoWrite.RentScratch();
-        try
-        {
-            Serialize(buffer, table, options);
-            return buffer.WrittenSpan.ToArray();
-        }
-        finally
-        {
-            ProtoWrite.ReturnScratch(buffer);
-        }
-    }
+        => ToArray(table, options, static (b, v, o) => Serialize(b, v, o));
 
     /// <summary>Writes every result set of a data reader to a new array.</summary>
     /// <param name="reader">The reader; it is read to the end.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The payload.</returns>
     public static byte[] Serialize(IDataReader reader, SurrogateOptions? options = null)
-    {
-        var buffer = ProtoWrite.RentScratch();
-        try
-        {
-            Serialize(buffer, reader, options);
-            return buffer.WrittenSpan.ToArray();
-        }
-        finally
-        {
-            ProtoWrite.ReturnScratch(buffer);
-        }
-    }
+        => ToArray(reader, options, static (b, v, o) => Serialize(b, v, o));
 
     /// <summary>Writes a DataSet payload to a stream.</summary>
     /// <param name="stream">The destination; it is not closed.</param>
@@ -183,29 +150,34 @@ public static partial class DataSetSerializer
         await stream.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
     }
 
-    private static void Write<T>(IBufferWriter<byte> writer, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
+    private static byte[] ToArray<T>(T source, SurrogateOptions? options, Action<IBufferWriter<byte>, T, SurrogateOptions?> serialize)
     {
-        var state = ProtoWriter.State.Create(writer, null, null);
+        var buffer = ProtoWrite.RentScratch();
         try
         {
-            body(ref state, (source, options));
-            state.Close();
-        }
-        catch
-        {
-            // Disposing an unflushed writer throws, which would hide the real failure.
-            state.Abandon();
-            throw;
+            serialize(buffer, source, options);
+            return buffer.WrittenSpan.ToArray();
         }
         finally
         {
-            state.Dispose();
+            ProtoWrite.ReturnScratch(buffer);
         }
+    }
+
+    private static void Write<T>(IBufferWriter<byte> writer, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
+    {
+        var state = ProtoWriter.State.Create(writer, null, null);
+        Run(ref state, source, options, body);
     }
 
     private static void Write<T>(Stream stream, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
     {
         var state = ProtoWriter.State.Create(stream, null, null);
+        Run(ref state, source, options, body);
+    }
+
+    private static void Run<T>(ref ProtoWriter.State state, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
+    {
         try
         {
             body(ref state, (source, options));
