@@ -45,7 +45,8 @@ public sealed class AsmxClient : IDisposable
         message.Content.Headers.ContentType = MediaTypeHeaderValue.Parse(AsmxSoap.ContentType);
         message.Headers.Add("SOAPAction", $"\"{AsmxSoap.ServiceNamespace}{operation}\"");
         using var response = http.Send(message, HttpCompletionOption.ResponseHeadersRead);
-        using var buffered = new MemoryStream();
+        // Sized from Content-Length, so buffering the reply costs one copy rather than a series of regrowths.
+        using var buffered = new MemoryStream(checked((int)(response.Content.Headers.ContentLength ?? 0)));
         response.Content.ReadAsStream().CopyTo(buffered);
         LastBytes = (body.Length, buffered.Length);
         buffered.Position = 0;

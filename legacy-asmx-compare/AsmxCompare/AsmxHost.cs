@@ -62,7 +62,7 @@ public sealed class AsmxHost : IAsyncDisposable
     private async Task HandleAsync(HttpContext context)
     {
         // ASMX buffered the request and parsed it synchronously with an XmlTextReader.
-        using var request = new MemoryStream();
+        using var request = new MemoryStream(checked((int)(context.Request.ContentLength ?? 0)));
         await context.Request.Body.CopyToAsync(request, context.RequestAborted).ConfigureAwait(false);
         request.Position = 0;
         byte[] response;
