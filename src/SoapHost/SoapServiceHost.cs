@@ -12,7 +12,8 @@ namespace Surrogate.SoapHost;
 
 /// <summary>
 /// A small SOAP service host on 127.0.0.1 that the .NET WCF client (<c>ChannelFactory&lt;T&gt;</c>) calls unchanged:
-/// net.tcp (the .NET Message Framing protocol, buffered and streamed, on a socket listener) and HTTP on Kestrel. It stands in for CoreWCF, which the package source
+/// net.tcp (the .NET Message Framing protocol, buffered and streamed, on a socket listener) and HTTP on Kestrel (on
+/// loopback TCP, and optionally on a Unix domain socket). It stands in for CoreWCF, which the package source
 /// lacks, and is built from the WCF client package's own encoders, contract descriptions and operation formatters.
 /// </summary>
 /// <remarks>
@@ -51,6 +52,9 @@ public sealed class SoapServiceHost : IAsyncDisposable
         this.http = http;
         this.addresses = addresses;
     }
+
+    /// <summary>The Unix domain socket that also serves the HTTP endpoints, or null (see <see cref="SoapServiceHostBuilder.HttpUnixSocketPath"/>).</summary>
+    public string? HttpUnixSocketPath { get; private init; }
 
     /// <summary>The port of the net.tcp listener, or 0 when the host has no net.tcp endpoint.</summary>
     public int NetTcpPort { get; private init; }
@@ -98,17 +102,17 @@ public sealed class SoapServiceHost : IAsyncDisposable
 
             if (httpEndpoints.Count > 0)
             {
-                http = await StartHttpAsync(builder.HttpPort, new HttpSoapHandler(httpEndpoints, logger), cancellationToken).ConfigureAwait(false);
+                http = await StartHttpAsync(builder.HttpPort, builder.HttpUnixSocketPath, new HttpSoapHandler(httpEndpoints, logger), cancellationToken).ConfigureAwait(false);
             }
         }
         catch
         {
-            await DisposeAsync(tcp, http).ConfigureAwait(false);
+            await DisposeAsync(tcp, http, null).ConfigureAwait(false);
             throw;
         }
 
         int tcpPort = tcp?.Port ?? 0;
-        int httpPort = http is null ? 0 : new Uri(http.Urls.First()).Port;
+        int httpPort = http is null ? 0 : new Uri(http.Urls.First(u => !u.StartsWith("http://unix:", StringComparison.Ordinal))).Port;
         var addresses = new Dictionary<string, Uri>(StringComparer.OrdinalIgnoreCase);
         foreach (string path in tcpEndpoints.Keys)
         {
@@ -120,7 +124,12 @@ public sealed class SoapServiceHost : IAsyncDisposable
             addresses.TryAdd(path, new UriBuilder("http", "127.0.0.1", httpPort, path).Uri);
         }
 
-        return new SoapServiceHost(tcp, http, addresses) { NetTcpPort = tcpPort, HttpPort = httpPort };
+        return new SoapServiceHost(tcp, http, addresses)
+        {
+            NetTcpPort = tcpPort,
+            HttpPort = httpPort,
+            HttpUnixSocketPath = http is null ? null : builder.HttpUnixSocketPath,
+        };
     }
 
     /// <summary>
@@ -138,9 +147,9 @@ public sealed class SoapServiceHost : IAsyncDisposable
     }
 
     /// <summary>Stops listening, closes open connections, lets HTTP calls in progress finish for up to five seconds.</summary>
-    public ValueTask DisposeAsync() => DisposeAsync(tcp, http);
+    public ValueTask DisposeAsync() => DisposeAsync(tcp, http, HttpUnixSocketPath);
 
-    private static async ValueTask DisposeAsync(NetTcpListener? tcp, WebApplication? http)
+    private static async ValueTask DisposeAsync(NetTcpListener? tcp, WebApplication? http, string? unixSocketPath)
     {
         if (tcp is not null)
         {
@@ -156,9 +165,14 @@ public sealed class SoapServiceHost : IAsyncDisposable
 
             await http.DisposeAsync().ConfigureAwait(false);
         }
+
+        if (unixSocketPath is not null)
+        {
+            File.Delete(unixSocketPath);
+        }
     }
 
-    private static async Task<WebApplication> StartHttpAsync(int port, HttpSoapHandler handler, CancellationToken cancellationToken)
+    private static async Task<WebApplication> StartHttpAsync(int port, string? unixSocketPath, HttpSoapHandler handler, CancellationToken cancellationToken)
     {
         WebApplicationBuilder web = WebApplication.CreateSlimBuilder();
         web.Logging.ClearProviders();
@@ -166,6 +180,10 @@ public sealed class SoapServiceHost : IAsyncDisposable
         {
             kestrel.Limits.MaxRequestBodySize = null; // Each endpoint enforces its own MaxReceivedMessageSize.
             kestrel.Listen(IPAddress.Loopback, port, listen => listen.Protocols = HttpProtocols.Http1);
+            if (unixSocketPath is not null)
+            {
+                kestrel.ListenUnixSocket(unixSocketPath, listen => listen.Protocols = HttpProtocols.Http1);
+            }
         });
         WebApplication app = web.Build();
         app.Run(handler.HandleAsync);

@@ -24,6 +24,12 @@ public sealed class SoapServiceHostBuilder
     public int HttpPort { get; set; }
 
     /// <summary>
+    /// A Unix domain socket path on which every HTTP endpoint is served as well (Kestrel's Unix socket listener), or
+    /// null (the default) for TCP only. The file must not exist yet; the host deletes it when disposed.
+    /// </summary>
+    public string? HttpUnixSocketPath { get; set; }
+
+    /// <summary>
     /// Whether faults for unexpected exceptions carry the exception's type and message (as WCF's
     /// <c>IncludeExceptionDetailInFaults</c>). Off by default: the caller then sees a generic internal-error reason.
     /// </summary>

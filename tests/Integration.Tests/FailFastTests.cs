@@ -56,8 +56,7 @@ public sealed class FailFastTests(HostFixture fixture) : IClassFixture<HostFixtu
     public async Task Request_over_the_servers_MaxReceivedMessageSize_fails_quickly(string transport)
     {
         // The client allows large messages; the server endpoint keeps the default 64 KB.
-        var factory = new ChannelFactory<ITestService>(
-            Bindings.Create(transport, large: true), new EndpointAddress(fixture.Host.GetEndpointAddress(HostFixture.PathOf(transport))));
+        var factory = Bindings.Factory<ITestService>(fixture.Host, transport, HostFixture.PathOf(transport), Bindings.Create(transport, large: true));
         await using var client = await TestClient.OpenAsync(factory);
         var watch = Stopwatch.StartNew();
         await Assert.ThrowsAnyAsync<CommunicationException>(() => client.Proxy.EchoDataSetAsync(TestData.CreateDataSet(5_000)));
@@ -70,13 +69,16 @@ public sealed class FailFastTests(HostFixture fixture) : IClassFixture<HostFixtu
     {
         // WCF relaxes a default MaxStringContentLength for buffered messages; an explicit one is enforced.
         Binding strict = Bindings.Create(transport, large: true, maxStringContentLength: 10_000);
-        await using var host = await SoapServiceHost.StartAsync(b => b
-            .AddService<ITestService>(new TestService())
-            .AddNetTcpEndpoint<ITestService>("/strict-tcp", Bindings.IsTcp(transport) ? strict : Bindings.Create("tcp"))
-            .AddHttpEndpoint<ITestService>("/strict-http", Bindings.IsTcp(transport) ? Bindings.Create("text") : strict));
-        Uri address = host.GetEndpointAddress(Bindings.IsTcp(transport) ? "/strict-tcp" : "/strict-http");
+        await using var host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.HttpUnixSocketPath = UnixSocketHttp.NewPath();
+            b.AddService<ITestService>(new TestService())
+                .AddNetTcpEndpoint<ITestService>("/strict-tcp", Bindings.IsTcp(transport) ? strict : Bindings.Create("tcp"))
+                .AddHttpEndpoint<ITestService>("/strict-http", Bindings.IsTcp(transport) ? Bindings.Create("text") : strict);
+        });
+        string path = Bindings.IsTcp(transport) ? "/strict-tcp" : "/strict-http";
         await using var client = await TestClient.OpenAsync(
-            new ChannelFactory<ITestService>(Bindings.Create(transport, large: true), new EndpointAddress(address)));
+            Bindings.Factory<ITestService>(host, transport, path, Bindings.Create(transport, large: true)));
 
         Assert.Equal(9_000, client.Proxy.Echo(new string('q', 9_000)).Length);
         // The client maps a DeserializationFailed fault to ProtocolException on SOAP 1.1, to FaultException on SOAP 1.2.

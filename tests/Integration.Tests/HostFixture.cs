@@ -19,6 +19,7 @@ public sealed class HostFixture : IAsyncLifetime
         Host = await SoapServiceHost.StartAsync(b =>
         {
             b.IncludeExceptionDetailInFaults = true;
+            b.HttpUnixSocketPath = UnixSocketHttp.NewPath();
             b.AddService<ITestService>(Service)
                 .AddNetTcpEndpoint<ITestService>("/tcp", Bindings.Create("tcp"))
                 .AddNetTcpEndpoint<ITestService>("/tcp/second", Bindings.Create("tcp"))
@@ -34,23 +35,45 @@ public sealed class HostFixture : IAsyncLifetime
 
     public async Task DisposeAsync() => await Host.DisposeAsync();
 
-    /// <summary>The path of the endpoint serving <paramref name="transport"/>.</summary>
-    public static string PathOf(string transport, bool large = false) => "/" + transport + (large ? "/large" : string.Empty);
+    /// <summary>The path of the endpoint serving <paramref name="transport"/> (Unix socket transports share the HTTP ones).</summary>
+    public static string PathOf(string transport, bool large = false) => "/" + Bindings.HostTransport(transport) + (large ? "/large" : string.Empty);
 
     public ChannelFactory<ITestService> Factory(string transport, bool large = false) =>
-        new(Bindings.Create(transport, large), new EndpointAddress(Host.GetEndpointAddress(PathOf(transport, large))));
+        Bindings.Factory<ITestService>(Host, transport, PathOf(transport, large), Bindings.Create(transport, large));
 }
 
 public static class Bindings
 {
-    /// <summary>net.tcp buffered, net.tcp streamed, BasicHttp text, binary over HTTP.</summary>
-    public static readonly TheoryData<string> Transports = new() { "tcp", "tcps", "text", "bin" };
+    /// <summary>net.tcp buffered, net.tcp streamed, BasicHttp text, binary over HTTP; the two HTTP ones over a Unix socket.</summary>
+    public static readonly TheoryData<string> Transports = new() { "tcp", "tcps", "text", "bin", "uds-text", "uds-bin" };
 
     public static bool IsTcp(string transport) => transport.StartsWith("tcp", StringComparison.Ordinal);
 
+    public static bool IsUnixSocket(string transport) => transport.StartsWith("uds-", StringComparison.Ordinal);
+
+    /// <summary>The transport the host serves for <paramref name="transport"/>: a Unix socket one is its HTTP one.</summary>
+    public static string HostTransport(string transport) => IsUnixSocket(transport) ? transport["uds-".Length..] : transport;
+
+    /// <summary>
+    /// A client factory for the endpoint at <paramref name="path"/>. Over a Unix socket the address names a TCP port
+    /// nobody listens on, so a call that went over TCP instead could not succeed.
+    /// </summary>
+    public static ChannelFactory<T> Factory<T>(SoapServiceHost host, string transport, string path, Binding binding)
+    {
+        if (!IsUnixSocket(transport))
+        {
+            return new ChannelFactory<T>(binding, new EndpointAddress(host.GetEndpointAddress(path)));
+        }
+
+        string socket = host.HttpUnixSocketPath ?? throw new InvalidOperationException("The host serves no Unix socket.");
+        var factory = new ChannelFactory<T>(binding, new EndpointAddress(new Uri("http://localhost:1" + path)));
+        factory.Endpoint.EndpointBehaviors.Add(new UnixSocketHttp(socket));
+        return factory;
+    }
+
     public static Binding Create(string transport, bool large = false, int? maxStringContentLength = null)
     {
-        Binding binding = transport switch
+        Binding binding = HostTransport(transport) switch
         {
             "tcp" => Tcp(large),
             "tcps" => Tcp(large, TransferMode.Streamed),
