@@ -207,8 +207,21 @@ public sealed class SecurityTests
         var seeds = new[] { "sql-types", "object-column", "constraints-and-relations" }
             .Select(n => DataSetSerializer.Serialize(FidelityFixtures.Create(n))).ToArray();
         DataSetSerializer.Deserialize(seeds[0]); // warm up every code path once
-        var loads = 0;
-        void OnLoad(object? sender, AssemblyLoadEventArgs e) => Interlocked.Increment(ref loads);
+        // Other tests run in parallel and load assemblies of their own: count only loads this thread causes
+        // (the load event is raised on the thread that triggered the load).
+        var thread = Environment.CurrentManagedThreadId;
+        var loads = new List<string>();
+        void OnLoad(object? sender, AssemblyLoadEventArgs e)
+        {
+            if (Environment.CurrentManagedThreadId == thread)
+            {
+                lock (loads)
+                {
+                    loads.Add(e.LoadedAssembly.FullName ?? "?");
+                }
+            }
+        }
+
         AppDomain.CurrentDomain.AssemblyLoad += OnLoad;
         try
         {
@@ -228,7 +241,7 @@ public sealed class SecurityTests
             AppDomain.CurrentDomain.AssemblyLoad -= OnLoad;
         }
 
-        Assert.Equal(0, loads);
+        Assert.Empty(loads);
     }
 
     private static byte[] ReplaceUtf8(byte[] payload, string from, string to)
