@@ -67,7 +67,14 @@ internal sealed class ContractDispatcher
     public async Task<Message?> DispatchAsync(Message request, string? transportAction)
     {
         MessageVersion version = request.Version;
-        string? action = string.IsNullOrEmpty(request.Headers.Action) ? transportAction : request.Headers.Action;
+        string? action = request.Headers.Action;
+        if (string.IsNullOrEmpty(action) && transportAction is not null)
+        {
+            // As WCF's HTTP transport does for SOAP 1.1: the SOAPAction header becomes the message's action, so
+            // message inspectors and formatters see it.
+            request.Headers.Action = action = transportAction;
+        }
+
         UniqueId? messageId = version.Addressing == AddressingVersion.None ? null : request.Headers.MessageId;
         if (action is null || !operations.TryGetValue(action, out DispatchedOperation? operation))
         {
