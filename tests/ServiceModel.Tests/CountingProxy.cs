@@ -11,7 +11,8 @@ namespace Surrogate.ServiceModel.Tests;
 public sealed class CountingProxy : IAsyncDisposable
 {
     private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-    private readonly int _targetPort;
+    private readonly List<TcpClient> _connections = [];
+    private volatile int _targetPort;
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _pumps = [];
     private readonly object _gate = new();
@@ -32,6 +33,24 @@ public sealed class CountingProxy : IAsyncDisposable
 
     /// <summary>Bytes host → client since the last <see cref="Reset"/>.</summary>
     public byte[] Received { get { lock (_gate) { return _received.ToArray(); } } }
+
+    /// <summary>
+    /// Sends new connections to <paramref name="targetPort"/> and drops the open ones, as a load balancer does when
+    /// the service it pointed at is replaced.
+    /// </summary>
+    public void Retarget(int targetPort)
+    {
+        _targetPort = targetPort;
+        lock (_pumps)
+        {
+            foreach (TcpClient connection in _connections)
+            {
+                connection.Dispose();
+            }
+
+            _connections.Clear();
+        }
+    }
 
     public void Reset()
     {
@@ -84,6 +103,8 @@ public sealed class CountingProxy : IAsyncDisposable
             await target.ConnectAsync(IPAddress.Loopback, _targetPort);
             lock (_pumps)
             {
+                _connections.Add(client);
+                _connections.Add(target);
                 _pumps.Add(PumpAsync(client, target, toHost: true));
                 _pumps.Add(PumpAsync(target, client, toHost: false));
             }

@@ -102,6 +102,11 @@ internal sealed class ContractDispatcher
                 return Correlate(SoapFaults.DeserializationFailed(version, operation.Name, e), messageId);
             }
 
+            if (!request.Headers.HaveMandatoryHeadersBeenUnderstood())
+            {
+                return Correlate(SoapFaults.MustUnderstand(version, NotUnderstood(request.Headers)), messageId);
+            }
+
             (object? result, object?[] outputs) = await InvokeAsync(operation, inputs).ConfigureAwait(false);
             if (operation.IsOneWay)
             {
@@ -161,6 +166,14 @@ internal sealed class ContractDispatcher
     /// <summary>A fault for a request over the endpoint's MaxReceivedMessageSize, correlated to <paramref name="messageId"/>.</summary>
     public static Message CreateQuotaFault(MessageVersion version, UniqueId messageId, int maxReceivedMessageSize) =>
         Correlate(SoapFaults.QuotaExceeded(version, maxReceivedMessageSize), messageId);
+
+    /// <summary>The mandatory headers of a request that nothing marked understood (addressing headers always are).</summary>
+    private static IEnumerable<MessageHeaderInfo> NotUnderstood(MessageHeaders headers) =>
+        headers.Where(h => h.MustUnderstand && !headers.UnderstoodHeaders.Contains(h)
+            && (headers.MessageVersion.Addressing == AddressingVersion.None || !IsAddressing(h.Namespace)));
+
+    private static bool IsAddressing(string ns) =>
+        ns is "http://www.w3.org/2005/08/addressing" or "http://schemas.xmlsoap.org/ws/2004/08/addressing";
 
     private static Message Correlate(Message reply, UniqueId? messageId)
     {

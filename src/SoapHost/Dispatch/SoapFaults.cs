@@ -56,6 +56,19 @@ internal static class SoapFaults
         return Create(version, new FaultCode("Sender", new FaultCode("DeserializationFailed", DispatcherNamespace)), reason, null, null);
     }
 
+    /// <summary>
+    /// A MustUnderstand fault: the request carries a mustUnderstand header nothing on this endpoint understood, so the
+    /// operation was not invoked (as WCF checks after reading the request and before invoking).
+    /// </summary>
+    public static Message MustUnderstand(MessageVersion version, IEnumerable<MessageHeaderInfo> notUnderstood) =>
+        Create(
+            version,
+            new FaultCode("MustUnderstand"),
+            "The header(s) " + string.Join(", ", notUnderstood.Select(h => $"'{h.Name}' of namespace '{h.Namespace}'"))
+                + " were not understood by the recipient of this message, causing the message to not be processed.",
+            null,
+            null);
+
     /// <summary>A receiver fault saying the request exceeded the endpoint's MaxReceivedMessageSize.</summary>
     public static Message QuotaExceeded(MessageVersion version, int maxReceivedMessageSize) =>
         Create(
