@@ -1,5 +1,6 @@
 using System.Data;
 using System.Globalization;
+using System.Security.Cryptography;
 using Surrogate.Tests.Fixtures;
 
 namespace Surrogate.Tests;
@@ -47,6 +48,56 @@ public sealed class GoldenWireTests
         var golden = File.ReadAllBytes(path);
         Assert.True(golden.AsSpan().SequenceEqual(bytes), $"the payload changed: {bytes.Length} bytes now, {golden.Length} in the golden file");
         DataSetAssert.Equivalent(ds, DataSetSerializer.Deserialize(golden));
+    }
+
+    /// <summary>
+    /// Every fidelity fixture is pinned too, so each column codec (floats, Guid, byte[], BigInteger, DateTimeOffset,
+    /// SqlTypes, object columns, extended properties, constraints, errors) has its bytes under test. The current
+    /// culture is fixed because a DataSet's default Locale is taken from it.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(FidelityFixtures.All), MemberType = typeof(FidelityFixtures))]
+    public void Every_fixture_payload_matches_its_golden_file(string fixture)
+    {
+        var culture = CultureInfo.CurrentCulture;
+        CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo("en-US");
+        try
+        {
+            var ds = FidelityFixtures.Create(fixture);
+            var bytes = DataSetSerializer.Serialize(ds);
+            // Payloads over 64 KB (a 1 MB byte[] cell, 100 KB of strings) are pinned by length and SHA-256 only.
+            var big = bytes.Length > 64 * 1024;
+            var golden = big ? Convert.ToHexString(SHA256.HashData(bytes)) + " " + bytes.Length : null;
+            var path = Path.Combine(RepositoryPaths.TestSource, "Golden", "fixtures", fixture + (big ? ".sha256" : ".bin"));
+            if (Update)
+            {
+                Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+                if (big)
+                {
+                    File.WriteAllText(path, golden + "\n");
+                }
+                else
+                {
+                    File.WriteAllBytes(path, bytes);
+                }
+            }
+
+            if (big)
+            {
+                Assert.Equal(File.ReadAllText(path).Trim(), golden);
+            }
+            else
+            {
+                var pinned = File.ReadAllBytes(path);
+                Assert.True(pinned.AsSpan().SequenceEqual(bytes), $"{fixture}: the payload changed: {bytes.Length} bytes now, {pinned.Length} in the golden file");
+            }
+
+            DataSetAssert.Equivalent(ds, DataSetSerializer.Deserialize(bytes));
+        }
+        finally
+        {
+            CultureInfo.CurrentCulture = culture;
+        }
     }
 
     internal static DataSet Tiny()

@@ -19,6 +19,10 @@ internal static class ExtendedPropertiesCodec
             return;
         }
 
+        // PropertyCollection is a Hashtable whose order follows per-process randomized string hashes: sorting the keys
+        // makes the same DataSet give the same bytes in every process.
+        var entries = new KeyValuePair<string, object?>[properties.Count];
+        var count = 0;
         foreach (DictionaryEntry entry in properties)
         {
             if (entry.Key is not string key)
@@ -32,7 +36,13 @@ internal static class ExtendedPropertiesCodec
                 Throw.Invalid($"Extended property '{key}' of {owner} holds a {entry.Value.GetType()}, which is not in the closed set of value types.");
             }
 
-            ProtoWrite.Message(ref state, field, (key, entry.Value), static (ref ProtoWriter.State s, (string Key, object? Value) p) =>
+            entries[count++] = new(key, entry.Value);
+        }
+
+        Array.Sort(entries, static (a, b) => string.CompareOrdinal(a.Key, b.Key));
+        foreach (var (key, value) in entries)
+        {
+            ProtoWrite.Message(ref state, field, (key, value), static (ref ProtoWriter.State s, (string Key, object? Value) p) =>
             {
                 ProtoWrite.String(ref s, PropertyField.Key, p.Key);
                 if (p.Value is not null and not DBNull)
