@@ -94,19 +94,30 @@ public sealed class BehaviourAfterLoadTests
         Assert.IsType<ConstraintException>(error.InnerException);
     }
 
-    [Theory]
-    [MemberData(nameof(FidelityFixtures.All), MemberType = typeof(FidelityFixtures))]
-    public void DiffGram_and_schema_text_match_the_source(string fixture)
+    /// <summary>
+    /// The fixtures DataSet's own XML can state exactly. Left out: values XML cannot write (\0 is invalid XML) or not
+    /// exactly (local-time shifts, untyped object values), and extended properties, which XML writes in the order of a
+    /// Hashtable, an artifact of the source's history; RoundTripTests asserts their field-by-field equality instead.
+    /// </summary>
+    public static TheoryData<string> XmlComparableFixtures()
     {
-        if (fixture is "strings" or "primitive-edges" or "date-time-modes" or "object-column" or "binary-and-big" or "sql-types" or "temporal"
-            or "extended-properties")
+        string[] notComparable = ["strings", "primitive-edges", "date-time-modes", "object-column", "binary-and-big", "sql-types", "temporal", "extended-properties"];
+        var data = new TheoryData<string>();
+        foreach (var row in FidelityFixtures.All)
         {
-            // DataSet XML cannot write these values (\0 is invalid XML) or not exactly (local-time shifts,
-            // untyped object values), or write them in an order that is an artifact of the source's history
-            // (ExtendedProperties is a Hashtable); RoundTripTests asserts their field-by-field equality instead.
-            return;
+            if (!notComparable.Contains((string)row[0]))
+            {
+                data.Add((string)row[0]);
+            }
         }
 
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(XmlComparableFixtures))]
+    public void DiffGram_and_schema_text_match_the_source(string fixture)
+    {
         var source = FidelityFixtures.Create(fixture);
         var result = RoundTrip(source);
         Assert.Equal(source.GetXmlSchema(), result.GetXmlSchema());
