@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Pipelines;
 using System.Data;
 using ProtoBuf;
 using Surrogate.Wire;
@@ -136,19 +137,58 @@ public static partial class DataSetSerializer
         await stream.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>Writes every result set of a data reader to a stream asynchronously (built in memory, then copied).</summary>
+    /// <summary>
+    /// Writes every result set of a data reader to a stream asynchronously, block by block: the (synchronous) reader is
+    /// drained on a dedicated thread into a bounded pipe that is copied to the stream as it fills, so memory stays
+    /// bounded by about one megabyte plus one row block whatever the row count.
+    /// </summary>
     /// <param name="stream">The destination; it is not closed.</param>
-    /// <param name="reader">The reader; it is read to the end.</param>
+    /// <param name="reader">The reader; it is read to the end, on another thread.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <param name="cancellationToken">Cancels the copy to the stream.</param>
+    /// <param name="cancellationToken">Cancels the copy to the stream; the writing thread then stops at its next write.</param>
     /// <returns>A task that completes when the payload is written.</returns>
     public static async ValueTask SerializeAsync(Stream stream, IDataReader reader, SurrogateOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        using var buffer = new PooledBufferWriter(4096);
-        Serialize(buffer, reader, options);
-        await stream.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(reader);
+        var resolved = options ?? SurrogateOptions.Default;
+        var pipe = new Pipe(new PipeOptions(pauseWriterThreshold: StreamingPipeBytes, resumeWriterThreshold: StreamingPipeBytes / 2, useSynchronizationContext: false));
+        var producer = Task.Factory.StartNew(
+            () =>
+            {
+                // The pipe's stream blocks this thread while the pipe is full: back-pressure from the destination.
+                using var input = new PipeWriterBlockingStream(pipe.Writer);
+                try
+                {
+                    Serialize(input, reader, resolved);
+                    pipe.Writer.Complete();
+                }
+                catch (Exception ex)
+                {
+                    pipe.Writer.Complete(ex);
+                    throw;
+                }
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+            TaskScheduler.Default);
+        try
+        {
+            await pipe.Reader.CopyToAsync(stream, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            // Stop the producer (its next write fails) and wait for it, so the reader is not used after we return.
+            await pipe.Reader.CompleteAsync().ConfigureAwait(false);
+            await producer.ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default).ConfigureAwait(false);
+            throw;
+        }
+
+        await pipe.Reader.CompleteAsync().ConfigureAwait(false);
+        await producer.ConfigureAwait(false);
     }
+
+    private const int StreamingPipeBytes = 1 << 20;
 
     private static byte[] ToArray<T>(T source, SurrogateOptions? options, Action<IBufferWriter<byte>, T, SurrogateOptions?> serialize)
     {

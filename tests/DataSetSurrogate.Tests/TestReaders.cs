@@ -9,7 +9,10 @@ internal sealed class SyntheticReader(int rows) : DbDataReader
 {
     private static readonly string[] Names = ["Id", "Name", "Amount"];
     private static readonly Type[] Types = [typeof(int), typeof(string), typeof(double)];
-    private int row = -1;
+    private volatile int row = -1;
+
+    /// <summary>How many rows the consumer has asked for so far (read from other threads).</summary>
+    public int RowsRead => Math.Min(row + 1, rows);
 
     public override int FieldCount => 3;
     public override bool HasRows => rows > 0;
