@@ -9,8 +9,8 @@ using Xunit.Abstractions;
 namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
-/// The contract suite every transport runs: real sockets on 127.0.0.1, the real WCF client, SoapHost as the
-/// service, and a counting relay in between that shows which format actually travelled.
+/// The contract suite every transport runs: real sockets (TCP on 127.0.0.1, or Unix domain sockets), the real WCF
+/// client, SoapHost as the service, and a counting relay in between that shows which format actually travelled.
 /// </summary>
 public abstract class TransportContract(ShopHost host, ITestOutputHelper output)
 {
@@ -316,3 +316,9 @@ public sealed class BasicHttpTransportTests(BasicHttpShopHost host, ITestOutputH
 
 public sealed class BinaryHttpTransportTests(BinaryHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<BinaryHttpShopHost>;
+
+public sealed class UnixSocketBasicHttpTransportTests(UnixSocketBasicHttpShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<UnixSocketBasicHttpShopHost>;
+
+public sealed class UnixSocketBinaryHttpTransportTests(UnixSocketBinaryHttpShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<UnixSocketBinaryHttpShopHost>;
