@@ -7,8 +7,9 @@ namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
 /// One SoapHost per transport with every endpoint the suite needs: the new and the old contract, a second
-/// endpoint of the new contract (the behavior applies once per endpoint), and large-quota variants. Clients dial a
-/// counting relay in front of it: over TCP, or over Unix domain sockets for the hosts that serve HTTP on one.
+/// endpoint of the new contract (the behavior applies once per endpoint), large-quota variants, and a contract with
+/// the attribute on one operation only. Clients dial a counting relay in front of it: over TCP, or over a Unix domain
+/// socket for the hosts that serve HTTP on one.
 /// </summary>
 public abstract class ShopHost : IAsyncLifetime
 {
@@ -17,6 +18,7 @@ public abstract class ShopHost : IAsyncLifetime
     public const string Old = "/old";
     public const string NewLarge = "/new-large";
     public const string OldLarge = "/old-large";
+    public const string OneOperation = "/one-operation";
 
     private const int LargeMessage = 64 << 20;
 
@@ -51,12 +53,13 @@ public abstract class ShopHost : IAsyncLifetime
         _host = await SoapServiceHost.StartAsync(b =>
         {
             b.HttpUnixSocketPath = socketPath;
-            b.AddService<IShop>(service).AddService<IShopOld>(service);
+            b.AddService<IShop>(service).AddService<IShopOld>(service).AddService<IShopOneOperation>(new OneOperationShopService());
             Add<IShop>(b, New, large: false);
             Add<IShop>(b, NewSecond, large: false);
             Add<IShopOld>(b, Old, large: false);
             Add<IShop>(b, NewLarge, large: true);
             Add<IShopOld>(b, OldLarge, large: true);
+            Add<IShopOneOperation>(b, OneOperation, large: false);
         });
         _proxy = socketPath is null
             ? new CountingTcpRelay(_host.GetEndpointAddress(New).Port)

@@ -13,7 +13,7 @@ namespace Surrogate.ServiceModel.Tests;
 /// The contract suite every transport runs: real sockets (TCP on 127.0.0.1, or Unix domain sockets), the real WCF
 /// client, SoapHost as the service, and a counting relay in between that shows which format actually travelled.
 /// </summary>
-public abstract class TransportContract(ShopHost host, ITestOutputHelper output)
+public abstract partial class TransportContract(ShopHost host, ITestOutputHelper output)
 {
     private static readonly TimeSpan FaultDeadline = TimeSpan.FromSeconds(5);
 
