@@ -1,6 +1,7 @@
 using System.Data;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using Surrogate.Tests.Fixtures;
 
 namespace Surrogate.ServiceModel.Tests;
 
@@ -14,6 +15,9 @@ public interface IShop
 
     [OperationContract]
     Task<ShopDataSet> EchoTypedAsync(ShopDataSet value);
+
+    [OperationContract]
+    Task<OrdersTypedDataSet> EchoOrdersTypedAsync(OrdersTypedDataSet value);
 
     [OperationContract]
     Task<Envelope> EchoEnvelopeAsync(Envelope value);
@@ -38,6 +42,9 @@ public interface IShopOld
 
     [OperationContract]
     Task<ShopDataSet> EchoTypedAsync(ShopDataSet value);
+
+    [OperationContract]
+    Task<OrdersTypedDataSet> EchoOrdersTypedAsync(OrdersTypedDataSet value);
 
     [OperationContract]
     Task<Envelope> EchoEnvelopeAsync(Envelope value);
@@ -74,6 +81,8 @@ public sealed class ShopService : IShop, IShopOld
     public Task<DataSet> EchoAsync(DataSet value) => Task.FromResult(value);
 
     public Task<ShopDataSet> EchoTypedAsync(ShopDataSet value) => Task.FromResult(value);
+
+    public Task<OrdersTypedDataSet> EchoOrdersTypedAsync(OrdersTypedDataSet value) => Task.FromResult(value);
 
     public Task<Envelope> EchoEnvelopeAsync(Envelope value) => Task.FromResult(value);
 

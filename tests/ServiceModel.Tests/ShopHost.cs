@@ -7,7 +7,9 @@ namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
 /// One SoapHost per transport with every endpoint the suite needs: the new and the old contract, a second
-/// endpoint of the new contract (the behavior applies once per endpoint), and large-quota variants.
+/// endpoint of the new contract (the behavior applies once per endpoint), large-quota variants, and a contract with
+/// the attribute on one operation only. Clients dial a counting relay in front of it: over TCP, or over a Unix domain
+/// socket for the hosts that serve HTTP on one.
 /// </summary>
 public abstract class ShopHost : IAsyncLifetime
 {
@@ -16,16 +18,17 @@ public abstract class ShopHost : IAsyncLifetime
     public const string Old = "/old";
     public const string NewLarge = "/new-large";
     public const string OldLarge = "/old-large";
+    public const string OneOperation = "/one-operation";
 
     private const int LargeMessage = 64 << 20;
 
     private SoapServiceHost? _host;
-    private CountingProxy? _proxy;
+    private ICountingRelay? _proxy;
 
     public SoapServiceHost Host => _host ?? throw new InvalidOperationException("Not started.");
 
     /// <summary>The relay every client of the suite dials, so tests see the bytes on the wire.</summary>
-    public CountingProxy Proxy => _proxy ?? throw new InvalidOperationException("Not started.");
+    public ICountingRelay Proxy => _proxy ?? throw new InvalidOperationException("Not started.");
 
     public abstract string TransportName { get; }
 
@@ -37,22 +40,30 @@ public abstract class ShopHost : IAsyncLifetime
 
     protected abstract bool IsNetTcp { get; }
 
+    /// <summary>Whether clients reach the HTTP endpoints over the host's Unix domain socket instead of TCP.</summary>
+    protected virtual bool OverUnixSocket => false;
+
     /// <summary>The binding of both ends; <paramref name="large"/> raises the message size quotas only.</summary>
     public abstract Binding CreateBinding(bool large);
 
     public async Task InitializeAsync()
     {
         var service = new ShopService();
+        string? socketPath = OverUnixSocket ? CountingUnixSocketRelay.NewSocketPath() : null;
         _host = await SoapServiceHost.StartAsync(b =>
         {
-            b.AddService<IShop>(service).AddService<IShopOld>(service);
+            b.HttpUnixSocketPath = socketPath;
+            b.AddService<IShop>(service).AddService<IShopOld>(service).AddService<IShopOneOperation>(new OneOperationShopService());
             Add<IShop>(b, New, large: false);
             Add<IShop>(b, NewSecond, large: false);
             Add<IShopOld>(b, Old, large: false);
             Add<IShop>(b, NewLarge, large: true);
             Add<IShopOld>(b, OldLarge, large: true);
+            Add<IShopOneOperation>(b, OneOperation, large: false);
         });
-        _proxy = new CountingProxy(_host.GetEndpointAddress(New).Port);
+        _proxy = socketPath is null
+            ? new CountingTcpRelay(_host.GetEndpointAddress(New).Port)
+            : new CountingUnixSocketRelay(socketPath);
     }
 
     public async Task DisposeAsync()
@@ -76,8 +87,9 @@ public abstract class ShopHost : IAsyncLifetime
     {
         Binding binding = CreateBinding(large ?? path.EndsWith("-large", StringComparison.Ordinal));
         binding.SendTimeout = binding.ReceiveTimeout = binding.OpenTimeout = binding.CloseTimeout = TimeSpan.FromSeconds(15);
-        Uri address = new UriBuilder(Host.GetEndpointAddress(path)) { Port = Proxy.Port }.Uri;
-        return new ChannelFactory<TContract>(binding, new EndpointAddress(address));
+        var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(Host.GetEndpointAddress(path)));
+        Proxy.Route(factory.Endpoint);
+        return factory;
     }
 
     private void Add<TContract>(SoapServiceHostBuilder builder, string path, bool large)
@@ -136,7 +148,7 @@ public sealed class NetTcpShopHost : ShopHost
     }
 }
 
-public sealed class BasicHttpShopHost : ShopHost
+public class BasicHttpShopHost : ShopHost
 {
     public override string TransportName => "BasicHttp text";
 
@@ -154,7 +166,7 @@ public sealed class BasicHttpShopHost : ShopHost
     }
 }
 
-public sealed class BinaryHttpShopHost : ShopHost
+public class BinaryHttpShopHost : ShopHost
 {
     public override string TransportName => "binary over HTTP";
 
@@ -170,4 +182,18 @@ public sealed class BinaryHttpShopHost : ShopHost
 
         return binding;
     }
+}
+
+public sealed class UnixSocketBasicHttpShopHost : BasicHttpShopHost
+{
+    public override string TransportName => "BasicHttp text over a Unix socket";
+
+    protected override bool OverUnixSocket => true;
+}
+
+public sealed class UnixSocketBinaryHttpShopHost : BinaryHttpShopHost
+{
+    public override string TransportName => "binary over HTTP over a Unix socket";
+
+    protected override bool OverUnixSocket => true;
 }

@@ -3,29 +3,30 @@ using System.Diagnostics;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Xml;
+using Surrogate.Tests.Fixtures;
 using Xunit;
 using Xunit.Abstractions;
 
 namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
-/// The contract suite every transport runs: real sockets on 127.0.0.1, the real WCF client, SoapHost as the
-/// service, and a counting relay in between that shows which format actually travelled.
+/// The contract suite every transport runs: real sockets (TCP on 127.0.0.1, or Unix domain sockets), the real WCF
+/// client, SoapHost as the service, and a counting relay in between that shows which format actually travelled.
 /// </summary>
-public abstract class TransportContract(ShopHost host, ITestOutputHelper output)
+public abstract partial class TransportContract(ShopHost host, ITestOutputHelper output)
 {
     private static readonly TimeSpan FaultDeadline = TimeSpan.FromSeconds(5);
 
     protected ShopHost Host => host;
 
     [Theory]
-    [MemberData(nameof(SampleData.FidelityCases), MemberType = typeof(SampleData))]
+    [MemberData(nameof(FidelityFixtures.All), MemberType = typeof(FidelityFixtures))]
     public async Task Fidelity_case_round_trips_as_the_payload(string fixture)
     {
         IShop client = await LearnedClientAsync<IShop>(ShopHost.NewLarge);
-        DataSet expected = SampleData.Fidelity(fixture);
+        DataSet expected = FidelityFixtures.Create(fixture);
         Host.Proxy.Reset();
-        DataSet actual = await client.EchoAsync(SampleData.Fidelity(fixture));
+        DataSet actual = await client.EchoAsync(FidelityFixtures.Create(fixture));
         AssertFormat(request: true, reply: true);
         Same(expected, actual);
     }
@@ -40,6 +41,16 @@ public abstract class TransportContract(ShopHost host, ITestOutputHelper output)
         AssertFormat(request: true, reply: true);
         Assert.IsType<ShopDataSet>(actual);
         Same(expected, actual);
+
+        // Designer-style: typed tables and rows, a relation, and typed accessors that must reach the data that came back.
+        OrdersTypedDataSet expectedOrders = OrdersTypedDataSet.CreateSample();
+        Host.Proxy.Reset();
+        OrdersTypedDataSet orders = await client.EchoOrdersTypedAsync(OrdersTypedDataSet.CreateSample());
+        AssertFormat(request: true, reply: true);
+        Assert.IsType<OrdersTypedDataSet>(orders);
+        Same(expectedOrders, orders);
+        Assert.Same(orders.Tables["Order"], orders.Order);
+        Assert.Equal("renamed", orders.Order[0].Customer);
     }
 
     [Fact]
@@ -216,10 +227,10 @@ public abstract class TransportContract(ShopHost host, ITestOutputHelper output)
         Assert.Contains(recorder.Activities, a => a.OperationName == "DataSetSurrogate.Deserialize" && (string?)a.GetTagItem("format") == "surrogate");
     }
 
-    /// <summary>Field-by-field comparison: schema (constraints, relations, extended properties) and diffgram (row states, original and current values, errors).</summary>
-    private static void Same(DataSet expected, DataSet actual) => Assert.Equal(SampleData.Describe(expected), SampleData.Describe(actual));
+    /// <summary>Field-by-field comparison: schema, constraints, relations, and every row's state, versions and errors.</summary>
+    private static void Same(DataSet expected, DataSet actual) => DataSetAssert.Equivalent(expected, actual);
 
-    private static void Same(DataTable expected, DataTable actual) => Assert.Equal(SampleData.Describe(expected), SampleData.Describe(actual));
+    private static void Same(DataTable expected, DataTable actual) => DataSetAssert.Equivalent(expected, actual);
 
     /// <summary>A client of a fresh factory after one call, so its endpoint has learned what the service reads.</summary>
     private async Task<TContract> LearnedClientAsync<TContract>(string path)
@@ -316,3 +327,9 @@ public sealed class BasicHttpTransportTests(BasicHttpShopHost host, ITestOutputH
 
 public sealed class BinaryHttpTransportTests(BinaryHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<BinaryHttpShopHost>;
+
+public sealed class UnixSocketBasicHttpTransportTests(UnixSocketBasicHttpShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<UnixSocketBasicHttpShopHost>;
+
+public sealed class UnixSocketBinaryHttpTransportTests(UnixSocketBinaryHttpShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<UnixSocketBinaryHttpShopHost>;
