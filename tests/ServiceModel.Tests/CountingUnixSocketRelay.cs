@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using System.ServiceModel;
 using System.ServiceModel.Description;
+using Surrogate.Integration.Tests;
 
 namespace Surrogate.ServiceModel.Tests;
 
@@ -27,7 +28,7 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
     public CountingUnixSocketRelay(string targetSocketPath)
     {
         _target = new UnixDomainSocketEndPoint(targetSocketPath);
-        SocketPath = NewSocketPath();
+        SocketPath = UnixSocketHttp.NewPath();
         _listener.Bind(new UnixDomainSocketEndPoint(SocketPath));
         _listener.Listen();
         _tasks.Add(AcceptAsync());
@@ -39,9 +40,6 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
     public byte[] Sent { get { lock (_gate) { return _sent.ToArray(); } } }
 
     public byte[] Received { get { lock (_gate) { return _received.ToArray(); } } }
-
-    /// <summary>A fresh socket path in the temp folder (short: Unix socket paths are limited to about 100 bytes).</summary>
-    public static string NewSocketPath() => Path.Combine(Path.GetTempPath(), "dss-" + Guid.NewGuid().ToString("N")[..12] + ".sock");
 
     public void Reset()
     {

@@ -1,5 +1,6 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using Surrogate.Integration.Tests;
 using Surrogate.SoapHost;
 using Xunit;
 
@@ -49,7 +50,7 @@ public abstract class ShopHost : IAsyncLifetime
     public async Task InitializeAsync()
     {
         var service = new ShopService();
-        string? socketPath = OverUnixSocket ? CountingUnixSocketRelay.NewSocketPath() : null;
+        string? socketPath = OverUnixSocket ? UnixSocketHttp.NewPath() : null;
         _host = await SoapServiceHost.StartAsync(b =>
         {
             b.HttpUnixSocketPath = socketPath;
