@@ -1,5 +1,6 @@
 using System.Data;
 using System.Diagnostics;
+using System.Globalization;
 using System.Text.Json;
 
 namespace Surrogate.Tests;
@@ -29,6 +30,96 @@ public sealed class CrossLanguageTests
         other.Columns.Add("Code", typeof(long));
         other.Rows.Add(-5L);
 
+        using var doc = DecodeWithPython(ds);
+        var root = doc.RootElement;
+        Assert.Equal(0x50535344u, root.GetProperty("magic").GetUInt32());
+        Assert.Equal(1, root.GetProperty("version").GetInt32());
+        Assert.Equal("Cross", root.GetProperty("name").GetString());
+        var people = root.GetProperty("tables")[0];
+        Assert.Equal("People", people.GetProperty("name").GetString());
+        Assert.Equal(["Id", "Name", "City"], people.GetProperty("columns").EnumerateArray().Select(e => e.GetString()!));
+        Assert.Equal(600, people.GetProperty("rows").GetInt32());
+        var values = people.GetProperty("values");
+        Assert.Equal(Enumerable.Range(0, 600).Select(i => (long)i * 3), values.GetProperty("Id").EnumerateArray().Select(e => e.GetInt64()));
+        Assert.Equal(t.Rows.Cast<DataRow>().Select(r => (string)r["City"]), values.GetProperty("City").EnumerateArray().Select(e => e.GetString()!));
+        Assert.Equal("changed", values.GetProperty("Name")[1].GetString());
+        Assert.Equal("ROW_STATE_MODIFIED", people.GetProperty("states")[1].GetString());
+        Assert.Equal(-5, root.GetProperty("tables")[1].GetProperty("values").GetProperty("Code")[0].GetInt64());
+    }
+
+    [Fact]
+    public void Python_decodes_fixed_width_temporal_and_binary_cells_nulls_and_original_values()
+    {
+        var ds = new DataSet("Typed");
+        var t = ds.Tables.Add("Cells");
+        t.Columns.Add("Price", typeof(double));
+        t.Columns.Add("Amount", typeof(decimal));
+        t.Columns.Add("When", typeof(DateTime));
+        t.Columns.Add("Key", typeof(Guid));
+        t.Columns.Add("Blob", typeof(byte[]));
+        t.Columns.Add("Ratio", typeof(float));
+        var key = new Guid("0f8fad5b-d9cb-469f-a165-70867728950e");
+        t.Rows.Add(1.5, 1.10m, new DateTime(2024, 2, 29, 23, 59, 59, DateTimeKind.Utc).AddTicks(1234567), key, new byte[] { 0, 255, 16 }, -0.0f);
+        t.Rows.Add(double.NaN, -12345.678m, new DateTime(1999, 12, 31, 8, 0, 0, DateTimeKind.Local), Guid.Empty, Array.Empty<byte>(), float.PositiveInfinity);
+        t.Rows.Add(DBNull.Value, DBNull.Value, DBNull.Value, DBNull.Value, DBNull.Value, DBNull.Value);
+        t.Rows.Add(-0.0, decimal.MaxValue, DateTime.MinValue, key, new byte[] { 7 }, float.Epsilon);
+        t.AcceptChanges();
+        t.Rows[0]["Price"] = double.NegativeInfinity;
+        t.Rows[0]["Amount"] = 2.000m;
+
+        using var doc = DecodeWithPython(ds);
+        var cells = doc.RootElement.GetProperty("tables")[0];
+        Assert.Equal(["DOUBLE", "DECIMAL", "DATE_TIME", "GUID", "BYTE_ARRAY", "SINGLE"],
+            cells.GetProperty("types").EnumerateArray().Select(e => e.GetString()!["TYPE_TAG_".Length..]));
+        var values = cells.GetProperty("values");
+        // Bit for bit, as the DataTable holds them (it stores -0.0 as 0.0 itself).
+        Assert.Equal(Bits(t, "Price"), values.GetProperty("Price").EnumerateArray().Select(e => Double(e) is { } d ? BitConverter.DoubleToInt64Bits(d) : (long?)null));
+        Assert.Equal(["2.000", "-12345.678", null, decimal.MaxValue.ToString(CultureInfo.InvariantCulture)], values.GetProperty("Amount").EnumerateArray().Select(Text));
+        for (var row = 0; row < 4; row++)
+        {
+            var cell = values.GetProperty("When")[row];
+            if (t.Rows[row]["When"] is DateTime when)
+            {
+                Assert.Equal(when.Ticks, cell.GetProperty("ticks").GetInt64());
+                Assert.Equal((int)when.Kind, cell.GetProperty("kind").GetInt32());
+            }
+            else
+            {
+                Assert.Equal(JsonValueKind.Null, cell.ValueKind);
+            }
+        }
+
+        Assert.Equal([key.ToString(), Guid.Empty.ToString(), null, key.ToString()], values.GetProperty("Key").EnumerateArray().Select(Text));
+        Assert.Equal(["00ff10", "", null, "07"], values.GetProperty("Blob").EnumerateArray().Select(Text));
+        Assert.Equal(Bits(t, "Ratio"), values.GetProperty("Ratio").EnumerateArray().Select(e => Double(e) is { } d ? BitConverter.DoubleToInt64Bits((float)d) : (long?)null));
+        Assert.Equal("ROW_STATE_MODIFIED", cells.GetProperty("states")[0].GetString());
+        var originals = cells.GetProperty("originals");
+        Assert.Equal(1.5, Double(originals.GetProperty("Price")[0]));
+        Assert.Equal("1.10", originals.GetProperty("Amount")[0].GetString());
+        Assert.Equal(1, originals.GetProperty("Price").GetArrayLength());
+    }
+
+    /// <summary>A float as Python's repr wrote it (nan, inf, -inf, or a round-trip decimal), or null.</summary>
+    private static double? Double(JsonElement e) => e.ValueKind == JsonValueKind.Null ? null : e.GetString() switch
+    {
+        "nan" => double.NaN,
+        "inf" => double.PositiveInfinity,
+        "-inf" => double.NegativeInfinity,
+        var text => double.Parse(text!, CultureInfo.InvariantCulture),
+    };
+
+    private static IEnumerable<long?> Bits(DataTable t, string column) => t.Rows.Cast<DataRow>().Select(r => r[column] switch
+    {
+        double d => BitConverter.DoubleToInt64Bits(d),
+        float f => BitConverter.DoubleToInt64Bits(f),
+        _ => (long?)null,
+    });
+
+    private static string? Text(JsonElement e) => e.ValueKind == JsonValueKind.Null ? null : e.GetString();
+
+    /// <summary>Generates Python bindings from docs/datasetsurrogate.proto with protoc and decodes the payload with them.</summary>
+    private static JsonDocument DecodeWithPython(DataSet ds)
+    {
         var dir = Directory.CreateTempSubdirectory("dss-py").FullName;
         try
         {
@@ -37,23 +128,7 @@ public sealed class CrossLanguageTests
             Run("protoc", $"--python_out={dir} -I {Path.Combine(RepositoryPaths.Root, "docs")} datasetsurrogate.proto",
                 "protoc is missing: apt-get install protobuf-compiler");
             var script = Path.Combine(RepositoryPaths.TestSource, "python", "decode_payload.py");
-            var json = Run(Python, $"{script} {dir} {payloadPath}", "python3-protobuf is missing: apt-get install python3-protobuf");
-
-            using var doc = JsonDocument.Parse(json);
-            var root = doc.RootElement;
-            Assert.Equal(0x50535344u, root.GetProperty("magic").GetUInt32());
-            Assert.Equal(1, root.GetProperty("version").GetInt32());
-            Assert.Equal("Cross", root.GetProperty("name").GetString());
-            var people = root.GetProperty("tables")[0];
-            Assert.Equal("People", people.GetProperty("name").GetString());
-            Assert.Equal(["Id", "Name", "City"], people.GetProperty("columns").EnumerateArray().Select(e => e.GetString()!));
-            Assert.Equal(600, people.GetProperty("rows").GetInt32());
-            var values = people.GetProperty("values");
-            Assert.Equal(Enumerable.Range(0, 600).Select(i => (long)i * 3), values.GetProperty("Id").EnumerateArray().Select(e => e.GetInt64()));
-            Assert.Equal(t.Rows.Cast<DataRow>().Select(r => (string)r["City"]), values.GetProperty("City").EnumerateArray().Select(e => e.GetString()!));
-            Assert.Equal("changed", values.GetProperty("Name")[1].GetString());
-            Assert.Equal("ROW_STATE_MODIFIED", people.GetProperty("states")[1].GetString());
-            Assert.Equal(-5, root.GetProperty("tables")[1].GetProperty("values").GetProperty("Code")[0].GetInt64());
+            return JsonDocument.Parse(Run(Python, $"{script} {dir} {payloadPath}", "python3-protobuf is missing: apt-get install python3-protobuf"));
         }
         finally
         {
