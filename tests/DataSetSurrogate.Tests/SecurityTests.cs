@@ -244,7 +244,7 @@ public sealed class SecurityTests
         Assert.Empty(loads);
     }
 
-    private static byte[] ReplaceUtf8(byte[] payload, string from, string to)
+    internal static byte[] ReplaceUtf8(byte[] payload, string from, string to)
     {
         // The expression sits inside a length-delimited column schema: rebuild the enclosing messages' lengths
         // by re-encoding the string field in place and fixing every enclosing length prefix.
