@@ -48,7 +48,7 @@ public sealed class SecurityTests
         Assert.True(GC.GetAllocatedBytesForCurrentThread() - before < 16 << 20);
     }
 
-    private static byte[] InsertBeforeTail(byte[] payload, byte[] field)
+    internal static byte[] InsertBeforeTail(byte[] payload, byte[] field)
     {
         var fields = ProtoWire.Fields(payload);
         var tail = fields.LastOrDefault(f => f.Number == 6);

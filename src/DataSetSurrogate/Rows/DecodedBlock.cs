@@ -40,6 +40,7 @@ internal sealed class DecodedBlock
         var originals = 0;
         var table = 0;
         var token = state.StartSubItem();
+        var start = state.GetPosition();
         int field;
         while ((field = state.ReadFieldHeader()) > 0)
         {
@@ -83,6 +84,7 @@ internal sealed class DecodedBlock
         }
 
         state.EndSubItem(token);
+        CheckSize(RowCount, state.GetPosition() - start);
         if (table != tableIndex)
         {
             Throw.Invalid($"A row block names table {table} where table {tableIndex} is being read.");
@@ -91,6 +93,16 @@ internal sealed class DecodedBlock
         if (RowCount < 0 || (RowCount > 0 && columns != codecs.Count) || (ModifiedCount > 0 && originals != codecs.Count))
         {
             Throw.Invalid("A row block does not carry every column.");
+        }
+    }
+
+    // Every row costs its block at least one bit (a null-bitmap bit, a value or a state), so the rows a payload can
+    // make, and the work and memory they take, stay proportional to its size. Checked before any row is built.
+    private static void CheckSize(int rows, long bytes)
+    {
+        if (rows > bytes * 8)
+        {
+            Throw.Invalid($"A row block claims {rows} rows in {bytes} bytes; every row needs at least one bit of its block.");
         }
     }
 

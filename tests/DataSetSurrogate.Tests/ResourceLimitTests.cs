@@ -1,0 +1,76 @@
+using System.Buffers;
+using System.Data;
+using System.Diagnostics;
+
+namespace Surrogate.Tests;
+
+/// <summary>What a payload can make the reader allocate or do stays proportional to its own size.</summary>
+public sealed class ResourceLimitTests
+{
+    [Fact]
+    public void Row_blocks_of_a_table_without_values_cannot_claim_rows_they_do_not_pay_for()
+    {
+        // A zero-column table's block needs no column data, and no states when every row is Unchanged: six bytes
+        // claiming 65,536 rows, repeated, once made millions of DataRows from a payload of under a kilobyte.
+        var t = new DataTable("Z");
+        t.Rows.Add();
+        t.AcceptChanges();
+        var payload = DataSetSerializer.Serialize(t);
+        var fields = ProtoWire.Fields(payload);
+        var block = ProtoWire.LengthDelimited(7, [.. ProtoWire.Tag(1, 0), .. ProtoWire.Varint(65_536)]);
+        var firstBlock = fields.First(f => f.Number == 7);
+        var tail = fields.Last(f => f.Number == 6);
+        byte[] hostile = [.. payload[..firstBlock.Start], .. Enumerable.Range(0, 150).SelectMany(_ => block), .. payload[tail.Start..]];
+        Assert.True(hostile.Length < 1000);
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var watch = Stopwatch.StartNew();
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.DeserializeTable(new ReadOnlySequence<byte>(hostile)));
+        watch.Stop();
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Contains("65536 rows", error.Message, StringComparison.Ordinal);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(1), $"took {watch.Elapsed}");
+        Assert.True(allocated < 4 << 20, $"allocated {allocated:N0} bytes");
+
+        using var reader = DataSetSerializer.CreateReader(new MemoryStream(hostile));
+        Assert.Throws<DataSetSurrogateException>(() => reader.Read());
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(3)]
+    [InlineData(10_000)]
+    public void Tables_without_values_still_round_trip(int rows)
+    {
+        var ds = new DataSet("D");
+        var empty = ds.Tables.Add("Empty");
+        var computed = ds.Tables.Add("Computed");
+        computed.Columns.Add("One", typeof(int), "1");
+        for (var i = 0; i < rows; i++)
+        {
+            empty.Rows.Add();
+            computed.Rows.Add();
+        }
+
+        ds.AcceptChanges();
+        if (rows > 0)
+        {
+            empty.Rows.Add();
+            empty.Rows[0].Delete();
+        }
+
+        var result = DataSetSerializer.Deserialize(DataSetSerializer.Serialize(ds));
+        Fixtures.DataSetAssert.Equivalent(ds, result);
+        Assert.Equal(rows, result.Tables["Computed"]!.Rows.Count);
+    }
+
+    [Fact]
+    public void A_few_rows_of_a_table_without_values_and_without_states_still_read()
+    {
+        // Writers before the size rule left states out when every row was Unchanged.
+        var t = new DataTable("Z");
+        var payload = DataSetSerializer.Serialize(t);
+        var hostile = SecurityTests.InsertBeforeTail(payload, ProtoWire.LengthDelimited(7, [.. ProtoWire.Tag(1, 0), .. ProtoWire.Varint(5)]));
+        Assert.Equal(5, DataSetSerializer.DeserializeTable(hostile).Rows.Count);
+    }
+}
