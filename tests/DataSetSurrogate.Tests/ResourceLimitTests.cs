@@ -8,6 +8,26 @@ namespace Surrogate.Tests;
 public sealed class ResourceLimitTests
 {
     [Fact]
+    public void A_huge_record_count_hint_on_a_wide_table_reserves_little()
+    {
+        var t = new DataTable("W");
+        for (var c = 0; c < 500; c++)
+        {
+            t.Columns.Add("c" + c, typeof(long));
+        }
+
+        t.Rows.Add([.. Enumerable.Repeat((object)1L, 500)]);
+        var hostile = ProtoWire.AppendInside(DataSetSerializer.Serialize(t), 5, [.. ProtoWire.Tag(12, 0), .. ProtoWire.Varint(long.MaxValue)]);
+        DataSetSerializer.DeserializeTable(hostile); // warm up
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var result = DataSetSerializer.DeserializeTable(new ReadOnlySequence<byte>(hostile));
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(1, result.Rows.Count);
+        Assert.True(allocated < 32 << 20, $"allocated {allocated:N0} bytes for a {hostile.Length:N0}-byte payload");
+    }
+
+    [Fact]
     public void Row_blocks_of_a_table_without_values_cannot_claim_rows_they_do_not_pay_for()
     {
         // A zero-column table's block needs no column data, and no states when every row is Unchanged: six bytes
