@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Data;
 using System.Diagnostics;
+using System.Text;
 
 namespace Surrogate.Tests;
 
@@ -92,5 +93,50 @@ public sealed class ResourceLimitTests
         var payload = DataSetSerializer.Serialize(t);
         var hostile = SecurityTests.InsertBeforeTail(payload, ProtoWire.LengthDelimited(7, [.. ProtoWire.Tag(1, 0), .. ProtoWire.Varint(5)]));
         Assert.Equal(5, DataSetSerializer.DeserializeTable(hostile).Rows.Count);
+    }
+
+    [Fact]
+    public void A_string_over_MaxStringLength_is_refused_from_its_length_prefix_before_decoding()
+    {
+        var payload = WithValue(typeof(string), new string('x', 4 << 20));
+        var options = SurrogateOptions.Default with { MaxStringLength = 1000 };
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(new ReadOnlySequence<byte>(payload), options));
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Contains(nameof(SurrogateOptions.MaxStringLength), error.Message, StringComparison.Ordinal);
+        Assert.Contains("4194304", error.Message, StringComparison.Ordinal);
+        Assert.True(allocated < 1 << 20, $"allocated {allocated:N0} bytes");
+    }
+
+    [Fact]
+    public void MaxStringLength_counts_UTF8_bytes_as_documented()
+    {
+        var text = new string('€', 400); // 400 UTF-16 characters, 1,200 UTF-8 bytes
+        var payload = WithValue(typeof(string), text);
+        var options = SurrogateOptions.Default with { MaxStringLength = 1000 };
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(payload, options));
+        Assert.Contains("1200", error.Message, StringComparison.Ordinal);
+        var fits = SurrogateOptions.Default with { MaxStringLength = Encoding.UTF8.GetByteCount(text) };
+        Assert.Equal(text, DataSetSerializer.Deserialize(payload, fits).Tables[0].Rows[0][0]);
+    }
+
+    [Fact]
+    public void A_byte_array_over_MaxBinaryLength_is_refused_before_it_is_allocated()
+    {
+        var payload = WithValue(typeof(byte[]), new byte[4 << 20]);
+        var options = SurrogateOptions.Default with { MaxBinaryLength = 1000 };
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(new ReadOnlySequence<byte>(payload), options));
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Contains(nameof(SurrogateOptions.MaxBinaryLength), error.Message, StringComparison.Ordinal);
+        Assert.True(allocated < 1 << 20, $"allocated {allocated:N0} bytes");
+    }
+
+    internal static byte[] WithValue(Type type, object value)
+    {
+        var ds = new DataSet("V");
+        ds.Tables.Add("T").Columns.Add("C", type);
+        ds.Tables[0].Rows.Add(value);
+        return DataSetSerializer.Serialize(ds);
     }
 }

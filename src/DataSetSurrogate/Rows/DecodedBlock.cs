@@ -49,7 +49,7 @@ internal sealed class DecodedBlock
                 RowCount = ProtoRead.Int32(ref state, 0, SurrogateOptions.MaxRowsPerBlock, "row block row count");
                 if (RowCount > rowBudget)
                 {
-                    Throw.Limit("rows", RowCount, options.MaxRows);
+                    Throw.Limit("rows", RowCount, options.MaxRows, nameof(SurrogateOptions.MaxRows));
                 }
 
                 continue;
@@ -189,7 +189,7 @@ internal sealed class RowErrorModel
             switch (field)
             {
                 case RowErrorField.Row: error.Row = ProtoRead.Int32(ref state, 0, rows - 1, "error row"); break;
-                case RowErrorField.Text: error.Text = ProtoRead.String(ref state, options.MaxStringLength, "row error"); break;
+                case RowErrorField.Text: error.Text = ProtoRead.String(ref state, options.MaxStringLength, "row error", nameof(SurrogateOptions.MaxStringLength)); break;
                 case RowErrorField.Columns: error.Columns = ProtoRead.PackedOrdinals(ref state, columns, "error column"); break;
                 case RowErrorField.ColumnTexts:
                     if (error.ColumnTexts.Count >= columns)
@@ -197,7 +197,7 @@ internal sealed class RowErrorModel
                         Throw.Invalid("A row error lists more column errors than its table has columns.");
                     }
 
-                    error.ColumnTexts.Add(ProtoRead.String(ref state, options.MaxStringLength, "column error"));
+                    error.ColumnTexts.Add(ProtoRead.String(ref state, options.MaxStringLength, "column error", nameof(SurrogateOptions.MaxStringLength)));
                     break;
                 default: state.SkipField(); break;
             }
