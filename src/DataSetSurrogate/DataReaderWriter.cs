@@ -114,6 +114,11 @@ internal static class DataReaderWriter
                 ProtoWrite.UInt(ref writers.Block, BlockField.Table, context.Index);
             }
 
+            if (!context.CarriesValues)
+            {
+                ProtoWrite.Packed(ref writers.Block, ref writers.Packed, writers.PackedBuffer, BlockField.States, new long[count], zigzag: false);
+            }
+
             var bitmap = new byte[(count + 7) >> 3];
             for (var c = 0; c < context.Codecs.Length; c++)
             {

@@ -152,7 +152,7 @@ public static partial class DataSetSerializer
         var resolved = options ?? SurrogateOptions.Default;
         if (payload.Length > resolved.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", payload.Length, resolved.MaxTotalBytes);
+            Throw.Limit("payload bytes", payload.Length, resolved.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
 
         var copy = ArrayPool<byte>.Shared.Rent(payload.Length);
@@ -201,7 +201,7 @@ public static partial class DataSetSerializer
     {
         if (buffer.WrittenCount > options.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", buffer.WrittenCount, options.MaxTotalBytes);
+            Throw.Limit("payload bytes", buffer.WrittenCount, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
     }
 }

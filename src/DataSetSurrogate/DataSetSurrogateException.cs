@@ -98,9 +98,10 @@ internal static class Throw
     [DoesNotReturn]
     public static T Invalid<T>(string message) => throw new DataSetSurrogateException(message);
 
+    /// <summary>Refuses a count or length over a limit, naming the <see cref="SurrogateOptions"/> property that sets it.</summary>
     [DoesNotReturn]
-    public static void Limit(string what, long value, long limit) =>
-        throw new DataSetSurrogateException($"The payload exceeds a limit: {what} is {value}, the limit is {limit} (SurrogateOptions).");
+    public static void Limit(string what, long value, long limit, string? option) =>
+        throw new DataSetSurrogateException($"The payload exceeds a limit: {what} is {value}, the limit is {limit} (SurrogateOptions{(option is null ? "" : "." + option)}).");
 
     [DoesNotReturn]
     public static void Column(string message, string? table, string? column) =>

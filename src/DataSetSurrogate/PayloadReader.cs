@@ -17,7 +17,7 @@ internal static class PayloadReader
     {
         if (payload.Length > options.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", payload.Length, options.MaxTotalBytes);
+            Throw.Limit("payload bytes", payload.Length, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
 
         DataSetBuilder? builder = null;

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Data;
 using System.Diagnostics;
 using Surrogate.Tests.Fixtures;
 
@@ -12,7 +13,13 @@ public sealed class MutationTests
         .. new[] { "row-states", "primitive-edges", "sql-types", "constraints-and-relations", "expressions", "strings", "temporal" }
             .Select(n => DataSetSerializer.Serialize(FidelityFixtures.Create(n))),
         DataSetSerializer.Serialize(FidelityFixtures.Orders(50).CreateDataReader()),
+        // Shapes that once let a small payload cost far more than its size: rows without values, a wide table's hint.
+        DataSetSerializer.Serialize(WithoutValues()),
+        DataSetSerializer.Serialize(Wide()),
     ];
+
+    /// <summary>A hang fails the run (naming the input) instead of blocking it.</summary>
+    private static readonly TimeSpan PerInputLimit = TimeSpan.FromSeconds(10);
 
     [Theory]
     [InlineData(1, "DataSet")]
@@ -26,7 +33,13 @@ public sealed class MutationTests
         foreach (var input in Mutations.Generate(Seeds, count: 6_000, seed))
         {
             var watch = Stopwatch.StartNew();
-            var error = Record.Exception(() => Read(input, target));
+            var read = Task.Run(() => Record.Exception(() => Read(input, target)));
+            if (!read.Wait(PerInputLimit))
+            {
+                Assert.Fail($"input {inputs + 1} took over {PerInputLimit}: {Convert.ToHexString(input.AsSpan(0, Math.Min(64, input.Length)))}...");
+            }
+
+            var error = read.Result;
             watch.Stop();
             slowest = watch.Elapsed > slowest ? watch.Elapsed : slowest;
             inputs++;
@@ -37,6 +50,34 @@ public sealed class MutationTests
         }
 
         Assert.True(slowest < TimeSpan.FromSeconds(2), $"slowest input took {slowest}");
+    }
+
+    private static DataSet WithoutValues()
+    {
+        var ds = new DataSet("Z");
+        var empty = ds.Tables.Add("Empty");
+        var computed = ds.Tables.Add("Computed");
+        computed.Columns.Add("One", typeof(int), "1");
+        for (var i = 0; i < 40; i++)
+        {
+            empty.Rows.Add();
+            computed.Rows.Add();
+        }
+
+        ds.AcceptChanges();
+        return ds;
+    }
+
+    private static DataTable Wide()
+    {
+        var t = new DataTable("Wide");
+        for (var c = 0; c < 200; c++)
+        {
+            t.Columns.Add("c" + c, typeof(long));
+        }
+
+        t.Rows.Add([.. Enumerable.Range(0, 200).Select(i => (object)(long)i)]);
+        return t;
     }
 
     private static void Read(byte[] input, string target)

@@ -73,4 +73,11 @@ internal static class ProtoWire
     /// <summary>Replaces the bytes of one field (tag included) with <paramref name="replacement"/>.</summary>
     public static byte[] Replace(ReadOnlySpan<byte> message, Field field, ReadOnlySpan<byte> replacement) =>
         [.. message[..field.Start], .. replacement, .. message[field.End..]];
+
+    /// <summary>Appends <paramref name="extra"/> inside the first top-level length-delimited field numbered <paramref name="number"/>.</summary>
+    public static byte[] AppendInside(ReadOnlySpan<byte> message, int number, ReadOnlySpan<byte> extra)
+    {
+        var field = Fields(message).First(f => f.Number == number && f.WireType == 2);
+        return Replace(message, field, LengthDelimited(number, [.. message[field.ValueStart..field.End], .. extra]));
+    }
 }

@@ -48,7 +48,7 @@ public sealed class SecurityTests
         Assert.True(GC.GetAllocatedBytesForCurrentThread() - before < 16 << 20);
     }
 
-    private static byte[] InsertBeforeTail(byte[] payload, byte[] field)
+    internal static byte[] InsertBeforeTail(byte[] payload, byte[] field)
     {
         var fields = ProtoWire.Fields(payload);
         var tail = fields.LastOrDefault(f => f.Number == 6);
@@ -138,6 +138,30 @@ public sealed class SecurityTests
         t.Columns.Add("O", typeof(object));
         t.Rows.Add(new System.Net.IPAddress(0x0100007F));
         Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Serialize(ds));
+    }
+
+    [Theory]
+    [InlineData(0)] // None
+    [InlineData(24)] // Object: values hold concrete types only
+    [InlineData(25)] // Extension: no key travels with a property value
+    [InlineData(26)] // unassigned
+    [InlineData(99)] // unknown
+    public void Extended_property_values_with_a_tag_outside_the_value_types_are_refused(int tag)
+    {
+        var ds = new DataSet("E");
+        ds.Tables.Add("T");
+        ds.ExtendedProperties["n"] = 42;
+        var payload = DataSetSerializer.Serialize(ds);
+        // Property { key "n", value { tag Int32 (7), ints [42] } }: only the tag byte changes, so no length does.
+        byte[] property = [0x0A, 0x01, (byte)'n', 0x12];
+        var at = payload.AsSpan().IndexOf(property) + property.Length + 1;
+        Assert.Equal([0x08, 0x07], payload[at..(at + 2)]);
+        var hostile = (byte[])payload.Clone();
+        hostile[at + 1] = (byte)tag;
+
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(hostile));
+        Assert.Contains($"type tag {tag}", error.Message, StringComparison.Ordinal);
+        Assert.Equal(42, DataSetSerializer.Deserialize(payload).ExtendedProperties["n"]);
     }
 
     [Fact]
@@ -244,7 +268,7 @@ public sealed class SecurityTests
         Assert.Empty(loads);
     }
 
-    private static byte[] ReplaceUtf8(byte[] payload, string from, string to)
+    internal static byte[] ReplaceUtf8(byte[] payload, string from, string to)
     {
         // The expression sits inside a length-delimited column schema: rebuild the enclosing messages' lengths
         // by re-encoding the string field in place and fixing every enclosing length prefix.

@@ -43,6 +43,7 @@ public static class DataSetAssert
         Same(expected.CaseSensitive, actual.CaseSensitive, $"{t} CaseSensitive");
         Same(expected.Locale.Name, actual.Locale.Name, $"{t} Locale");
         Same(expected.DisplayExpression, actual.DisplayExpression, $"{t} DisplayExpression");
+        Same(expected.MinimumCapacity, actual.MinimumCapacity, $"{t} MinimumCapacity");
         Properties(expected.ExtendedProperties, actual.ExtendedProperties, $"{t} ExtendedProperties");
         Same(expected.Columns.Count, actual.Columns.Count, $"{t} column count");
         for (var i = 0; i < expected.Columns.Count; i++)

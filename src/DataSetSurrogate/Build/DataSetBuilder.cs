@@ -76,7 +76,7 @@ internal sealed class DataSetBuilder
         _current?.EndLoad();
         if (_tables.Count >= _options.MaxTables)
         {
-            Throw.Limit("tables", _tables.Count + 1, _options.MaxTables);
+            Throw.Limit("tables", _tables.Count + 1, _options.MaxTables, nameof(SurrogateOptions.MaxTables));
         }
 
         DataTable table;

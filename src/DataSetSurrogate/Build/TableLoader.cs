@@ -58,10 +58,15 @@ internal sealed class TableLoader
     /// Sizes the storage from the writer's hint, capped by what the payload could really hold; the table's own
     /// MinimumCapacity (the payload's, or the declared table's) is set back at the end, when it no longer allocates.
     /// </summary>
+    /// <remarks>
+    /// Pre-sizing reserves a slot in every column for every row, so the cap is rows × columns ≤ payload bytes (a
+    /// non-null value costs at least a byte): what a hint can reserve stays a small multiple of the payload.
+    /// </remarks>
     public void BeginLoad(long payloadBytes)
     {
         _minimumCapacity = Created ? Model.MinimumCapacity : Table.MinimumCapacity;
-        var capacity = Math.Min(Model.RecordCountHint, Math.Min(_options.MaxRows * 2, payloadBytes * 8));
+        var affordable = payloadBytes / Math.Max(1, Table.Columns.Count);
+        var capacity = Math.Min(Model.RecordCountHint, Math.Min(_options.MaxRows * 2, affordable));
         Table.MinimumCapacity = (int)Math.Clamp(capacity, 50, int.MaxValue);
 
         Table.BeginLoadData();

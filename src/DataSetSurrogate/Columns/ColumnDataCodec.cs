@@ -75,10 +75,10 @@ internal static class ColumnDataCodec
                 delta = ProtoRead.Int32(ref state, 0, 1, "integer encoding") == (int)IntEncoding.Delta;
                 return true;
             case DataField.Fixed:
-                cursor.FixedBuffer = ProtoRead.Bytes(ref state, checked(rows * 20), "fixed-width values");
+                cursor.FixedBuffer = ProtoRead.Bytes(ref state, checked(rows * 20), "fixed-width values", null);
                 return true;
             case DataField.Strings:
-                Add(ref cursor.StringBuffer, ref cursor.StringCount, ProtoRead.String(ref state, options.MaxStringLength, "string"), rows);
+                Add(ref cursor.StringBuffer, ref cursor.StringCount, ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength)), rows);
                 return true;
             case DataField.Dictionary:
                 var entries = dictionary?.Length ?? 0;
@@ -88,13 +88,13 @@ internal static class ColumnDataCodec
                     Throw.Invalid("A string dictionary is longer than its block.");
                 }
 
-                dictionary[entries] = ProtoRead.String(ref state, options.MaxStringLength, "string");
+                dictionary[entries] = ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength));
                 return true;
             case DataField.DictionaryIndex:
                 ProtoRead.Packed(ref state, WireType.Varint, ref indexes, ref indexCount, rows, "dictionary indexes");
                 return true;
             case DataField.Blobs:
-                Add(ref cursor.BlobBuffer, ref cursor.BlobCount, ProtoRead.Bytes(ref state, options.MaxBinaryLength, "binary value"), rows);
+                Add(ref cursor.BlobBuffer, ref cursor.BlobCount, ProtoRead.Bytes(ref state, options.MaxBinaryLength, "binary value", nameof(SurrogateOptions.MaxBinaryLength)), rows);
                 return true;
             case DataField.Values:
                 Add(ref cursor.ObjectBuffer, ref cursor.ObjectCount, ValueCodec.Read(ref state, options), rows);
@@ -121,7 +121,7 @@ internal static class ColumnDataCodec
         {
             if (field == DataField.NullBitmap)
             {
-                cursor.NullBitmap = ProtoRead.Bytes(ref state, (rows + 7) >> 3, "null bitmap");
+                cursor.NullBitmap = ProtoRead.Bytes(ref state, (rows + 7) >> 3, "null bitmap", null);
                 if (cursor.NullBitmap.Length != (rows + 7) >> 3)
                 {
                     Throw.Invalid("A null bitmap does not match its block's row count.");

@@ -32,7 +32,7 @@ internal sealed class SequenceFrameSource : FrameSource
     {
         if (payload.Length > options.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", payload.Length, options.MaxTotalBytes);
+            Throw.Limit("payload bytes", payload.Length, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
 
         _payload = payload;
@@ -118,7 +118,7 @@ internal sealed class StreamFrameSource : FrameSource
         _consumed += prefixBytes + (long)length;
         if (length < 0 || _consumed > _options.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", _consumed, _options.MaxTotalBytes);
+            Throw.Limit("payload bytes", _consumed, _options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
 
         // Rebuild the field (header, length, body) so the same parsers read it; the body arrives in chunks, so a

@@ -40,6 +40,7 @@ internal sealed class DecodedBlock
         var originals = 0;
         var table = 0;
         var token = state.StartSubItem();
+        var start = state.GetPosition();
         int field;
         while ((field = state.ReadFieldHeader()) > 0)
         {
@@ -48,7 +49,7 @@ internal sealed class DecodedBlock
                 RowCount = ProtoRead.Int32(ref state, 0, SurrogateOptions.MaxRowsPerBlock, "row block row count");
                 if (RowCount > rowBudget)
                 {
-                    Throw.Limit("rows", RowCount, options.MaxRows);
+                    Throw.Limit("rows", RowCount, options.MaxRows, nameof(SurrogateOptions.MaxRows));
                 }
 
                 continue;
@@ -83,6 +84,7 @@ internal sealed class DecodedBlock
         }
 
         state.EndSubItem(token);
+        CheckSize(RowCount, state.GetPosition() - start);
         if (table != tableIndex)
         {
             Throw.Invalid($"A row block names table {table} where table {tableIndex} is being read.");
@@ -91,6 +93,16 @@ internal sealed class DecodedBlock
         if (RowCount < 0 || (RowCount > 0 && columns != codecs.Count) || (ModifiedCount > 0 && originals != codecs.Count))
         {
             Throw.Invalid("A row block does not carry every column.");
+        }
+    }
+
+    // Every row costs its block at least one bit (a null-bitmap bit, a value or a state), so the rows a payload can
+    // make, and the work and memory they take, stay proportional to its size. Checked before any row is built.
+    private static void CheckSize(int rows, long bytes)
+    {
+        if (rows > bytes * 8)
+        {
+            Throw.Invalid($"A row block claims {rows} rows in {bytes} bytes; every row needs at least one bit of its block.");
         }
     }
 
@@ -177,7 +189,7 @@ internal sealed class RowErrorModel
             switch (field)
             {
                 case RowErrorField.Row: error.Row = ProtoRead.Int32(ref state, 0, rows - 1, "error row"); break;
-                case RowErrorField.Text: error.Text = ProtoRead.String(ref state, options.MaxStringLength, "row error"); break;
+                case RowErrorField.Text: error.Text = ProtoRead.String(ref state, options.MaxStringLength, "row error", nameof(SurrogateOptions.MaxStringLength)); break;
                 case RowErrorField.Columns: error.Columns = ProtoRead.PackedOrdinals(ref state, columns, "error column"); break;
                 case RowErrorField.ColumnTexts:
                     if (error.ColumnTexts.Count >= columns)
@@ -185,7 +197,7 @@ internal sealed class RowErrorModel
                         Throw.Invalid("A row error lists more column errors than its table has columns.");
                     }
 
-                    error.ColumnTexts.Add(ProtoRead.String(ref state, options.MaxStringLength, "column error"));
+                    error.ColumnTexts.Add(ProtoRead.String(ref state, options.MaxStringLength, "column error", nameof(SurrogateOptions.MaxStringLength)));
                     break;
                 default: state.SkipField(); break;
             }

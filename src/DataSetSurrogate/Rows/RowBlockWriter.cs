@@ -123,7 +123,7 @@ internal sealed class RowBlockWriter
             }
         }
 
-        if (!allUnchanged)
+        if (!allUnchanged || !context.CarriesValues)
         {
             ProtoWrite.Packed(ref writers.Block, ref writers.Packed, writers.PackedBuffer, BlockField.States, _states.AsSpan(0, count), zigzag: false);
         }

@@ -23,6 +23,7 @@ internal sealed class TableWriteContext
             }
 
             Codecs[column.Ordinal] = codec;
+            CarriesValues |= column.Expression.Length == 0;
             if (column.Expression.Length > 0)
             {
                 // The reader refuses what the guard refuses: tell the sender now rather than the receiver later.
@@ -47,6 +48,12 @@ internal sealed class TableWriteContext
     public bool Standalone { get; }
 
     public ColumnCodec[] Codecs { get; }
+
+    /// <summary>
+    /// False when no column's values travel (no columns, or expression columns only): such blocks always carry their
+    /// row states, so that each row costs a byte and a reader can hold a block's row count to its size.
+    /// </summary>
+    public bool CarriesValues { get; }
 
     /// <summary>Shared by the tables of one payload, so a DataSet is cloned at most once.</summary>
     public AutoIncrementProbe AutoIncrement { get; }

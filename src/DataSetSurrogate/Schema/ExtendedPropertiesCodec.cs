@@ -58,7 +58,7 @@ internal static class ExtendedPropertiesCodec
     {
         if (into.Count >= options.MaxExtendedProperties)
         {
-            Throw.Limit("extended properties", into.Count + 1, options.MaxExtendedProperties);
+            Throw.Limit("extended properties", into.Count + 1, options.MaxExtendedProperties, nameof(SurrogateOptions.MaxExtendedProperties));
         }
 
         string? key = null;
@@ -70,7 +70,7 @@ internal static class ExtendedPropertiesCodec
             switch (field)
             {
                 case PropertyField.Key:
-                    key = ProtoRead.String(ref state, options.MaxNameLength, "extended property key");
+                    key = ProtoRead.Text(ref state, options.MaxNameLength, "extended property key", nameof(SurrogateOptions.MaxNameLength));
                     break;
                 case PropertyField.Value:
                     value = ValueCodec.Read(ref state, options);

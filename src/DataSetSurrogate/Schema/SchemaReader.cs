@@ -47,12 +47,12 @@ internal static class SchemaReader
                 case TableField.CaseSensitive: table.CaseSensitive = state.ReadBoolean(); break;
                 case TableField.Locale: table.Locale = ProtoRead.Name(ref state, options); break;
                 case TableField.MinimumCapacity: table.MinimumCapacity = ProtoRead.Int32(ref state, 0, int.MaxValue, "minimum capacity"); break;
-                case TableField.DisplayExpression: table.DisplayExpression = ExpressionGuard.Check(ProtoRead.String(ref state, options.MaxExpressionLength, "display expression"), options); break;
+                case TableField.DisplayExpression: table.DisplayExpression = ExpressionGuard.Check(ProtoRead.Text(ref state, options.MaxExpressionLength, "display expression", nameof(SurrogateOptions.MaxExpressionLength)), options); break;
                 case TableField.ExtendedProperty: ExtendedPropertiesCodec.Read(ref state, table.ExtendedProperties ??= [], options); break;
                 case TableField.Column:
                     if (table.Columns.Count >= options.MaxColumnsPerTable)
                     {
-                        Throw.Limit("columns in a table", table.Columns.Count + 1, options.MaxColumnsPerTable);
+                        Throw.Limit("columns in a table", table.Columns.Count + 1, options.MaxColumnsPerTable, nameof(SurrogateOptions.MaxColumnsPerTable));
                     }
 
                     table.Columns.Add(ReadColumn(ref state, options));
@@ -62,7 +62,7 @@ internal static class SchemaReader
                 case TableField.Unique:
                     if (++constraints > options.MaxConstraints)
                     {
-                        Throw.Limit("constraints", constraints, options.MaxConstraints);
+                        Throw.Limit("constraints", constraints, options.MaxConstraints, nameof(SurrogateOptions.MaxConstraints));
                     }
 
                     table.Uniques.Add(ReadUnique(ref state, table.Columns.Count, options));
@@ -91,7 +91,7 @@ internal static class SchemaReader
                 case ColumnField.DefaultValue: column.DefaultValue = ValueCodec.Read(ref state, options); break;
                 case ColumnField.MaxLength: column.MaxLength = checked((int)ProtoRead.SInt64(ref state)); break;
                 case ColumnField.ReadOnly: column.ReadOnly = state.ReadBoolean(); break;
-                case ColumnField.Caption: column.Caption = ProtoRead.String(ref state, options.MaxNameLength, "caption"); break;
+                case ColumnField.Caption: column.Caption = ProtoRead.Text(ref state, options.MaxNameLength, "caption", nameof(SurrogateOptions.MaxNameLength)); break;
                 case ColumnField.ColumnMapping: column.ColumnMapping = Enum<MappingType>(ref state, "column mapping"); break;
                 case ColumnField.AutoIncrement: column.AutoIncrement = state.ReadBoolean(); break;
                 case ColumnField.AutoIncrementSeed: column.AutoIncrementSeed = ProtoRead.SInt64(ref state); break;
@@ -100,7 +100,7 @@ internal static class SchemaReader
                 case ColumnField.DateTimeMode: column.DateTimeMode = Enum<DataSetDateTime>(ref state, "DateTimeMode"); break;
                 case ColumnField.Namespace: column.Namespace = ProtoRead.Name(ref state, options); break;
                 case ColumnField.Prefix: column.Prefix = ProtoRead.Name(ref state, options); break;
-                case ColumnField.Expression: column.Expression = ExpressionGuard.Check(ProtoRead.String(ref state, options.MaxExpressionLength, "expression"), options); break;
+                case ColumnField.Expression: column.Expression = ExpressionGuard.Check(ProtoRead.Text(ref state, options.MaxExpressionLength, "expression", nameof(SurrogateOptions.MaxExpressionLength)), options); break;
                 case ColumnField.ExtendedProperty: ExtendedPropertiesCodec.Read(ref state, column.ExtendedProperties ??= [], options); break;
                 default: state.SkipField(); break;
             }
@@ -148,7 +148,7 @@ internal static class SchemaReader
                 case TailField.ForeignKey:
                     if (++constraints > options.MaxConstraints)
                     {
-                        Throw.Limit("constraints", constraints, options.MaxConstraints);
+                        Throw.Limit("constraints", constraints, options.MaxConstraints, nameof(SurrogateOptions.MaxConstraints));
                     }
 
                     tail.ForeignKeys.Add(ReadForeignKey(ref state, options, tables));
@@ -156,7 +156,7 @@ internal static class SchemaReader
                 case TailField.Relation:
                     if (tail.Relations.Count >= options.MaxRelations)
                     {
-                        Throw.Limit("relations", tail.Relations.Count + 1, options.MaxRelations);
+                        Throw.Limit("relations", tail.Relations.Count + 1, options.MaxRelations, nameof(SurrogateOptions.MaxRelations));
                     }
 
                     tail.Relations.Add(ReadRelation(ref state, options, tables));

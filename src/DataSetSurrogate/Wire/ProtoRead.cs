@@ -1,34 +1,57 @@
+using System.Buffers;
+using System.Text;
 using ProtoBuf;
+using ProtoBuf.Serializers;
 
 namespace Surrogate.Wire;
 
 /// <summary>Small helpers over protobuf-net's reader state that enforce our limits on what they return.</summary>
 internal static class ProtoRead
 {
-    public static string String(ref ProtoReader.State state, int maxLength, string what)
+    /// <summary>
+    /// Reads a string whose UTF-8 length is at most <paramref name="maxBytes"/>; the length prefix is checked before
+    /// anything is allocated or decoded.
+    /// </summary>
+    public static string String(ref ProtoReader.State state, int maxBytes, string what, string option)
     {
-        var value = state.ReadString();
-        if (value.Length > maxLength)
+        var chunk = state.AppendBytes(new LimitedChunk(maxBytes, what, option), LimitedChunk.Scratch);
+        if (chunk.Buffer is null)
         {
-            Throw.Limit(what + " length", value.Length, maxLength);
+            return "";
+        }
+
+        try
+        {
+            // As protobuf-net's own ReadString: invalid UTF-8 becomes U+FFFD.
+            return Encoding.UTF8.GetString(chunk.Buffer, 0, chunk.Length);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(chunk.Buffer);
+        }
+    }
+
+    /// <summary>
+    /// Reads a string of at most <paramref name="maxChars"/> UTF-16 characters. UTF-8 needs at most three bytes per
+    /// UTF-16 character, so the length prefix is held to three times the limit before decoding.
+    /// </summary>
+    public static string Text(ref ProtoReader.State state, int maxChars, string what, string option)
+    {
+        var value = String(ref state, (int)Math.Min(int.MaxValue, 3L * maxChars), what + " (in UTF-8 bytes, at most 3 per character)", option);
+        if (value.Length > maxChars)
+        {
+            Throw.Limit(what + " length", value.Length, maxChars, option);
         }
 
         return value;
     }
 
     public static string Name(ref ProtoReader.State state, SurrogateOptions options) =>
-        String(ref state, options.MaxNameLength, "name");
+        Text(ref state, options.MaxNameLength, "name", nameof(SurrogateOptions.MaxNameLength));
 
-    public static byte[] Bytes(ref ProtoReader.State state, int maxLength, string what)
-    {
-        var value = state.AppendBytes(null);
-        if (value.Length > maxLength)
-        {
-            Throw.Limit(what + " length", value.Length, maxLength);
-        }
-
-        return value;
-    }
+    /// <summary>Reads a byte array of at most <paramref name="maxLength"/> bytes, checked before it is allocated.</summary>
+    public static byte[] Bytes(ref ProtoReader.State state, int maxLength, string what, string? option) =>
+        state.AppendBytes(new LimitedChunk(maxLength, what, option), LimitedChunk.Exact).Buffer ?? [];
 
     /// <summary>Reads a zigzag (sint64) field.</summary>
     public static long SInt64(ref ProtoReader.State state)
@@ -99,5 +122,40 @@ internal static class ProtoRead
         }
 
         values[count++] = value;
+    }
+
+    /// <summary>
+    /// The bytes of one length-delimited field, with the limit they must respect: protobuf-net hands the length
+    /// prefix to the converter's <c>Expand</c> before it reads (or allocates for) the bytes, which is where the limit is checked.
+    /// </summary>
+    private readonly record struct LimitedChunk(int MaxLength, string What, string? Option, byte[]? Buffer = null, int Length = 0)
+    {
+        /// <summary>Allocates exactly the value's length (the array is the result).</summary>
+        public static readonly IMemoryConverter<LimitedChunk, byte> Exact = new Converter(pooled: false);
+
+        /// <summary>Rents from the shared pool (the bytes are decoded and the array returned at once).</summary>
+        public static readonly IMemoryConverter<LimitedChunk, byte> Scratch = new Converter(pooled: true);
+
+        private sealed class Converter(bool pooled) : IMemoryConverter<LimitedChunk, byte>
+        {
+            public LimitedChunk NonNull(in LimitedChunk value) => value;
+
+            public int GetLength(in LimitedChunk value) => value.Length;
+
+            public Memory<byte> GetMemory(in LimitedChunk value) => value.Buffer.AsMemory(0, value.Length);
+
+            public Memory<byte> Expand(ISerializationContext context, ref LimitedChunk value, int additionalCapacity)
+            {
+                // The chunk starts empty, so this runs once per field, with its length prefix.
+                if (additionalCapacity < 0 || additionalCapacity > value.MaxLength)
+                {
+                    Throw.Limit(value.What + " length", additionalCapacity, value.MaxLength, value.Option);
+                }
+
+                var buffer = pooled ? ArrayPool<byte>.Shared.Rent(additionalCapacity) : new byte[additionalCapacity];
+                value = value with { Buffer = buffer, Length = additionalCapacity };
+                return buffer.AsMemory(0, additionalCapacity);
+            }
+        }
     }
 }
