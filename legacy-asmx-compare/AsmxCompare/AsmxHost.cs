@@ -15,7 +15,7 @@ using Surrogate.Perf.Scenarios;
 namespace Surrogate.AsmxCompare;
 
 /// <summary>
-/// An ASMX-style SOAP 1.1 service on Kestrel (127.0.0.1, a free port): operations GetDataSet(scenario),
+/// An ASMX-style SOAP 1.1 service on Kestrel (127.0.0.1 unless told otherwise, a free port): operations GetDataSet(scenario),
 /// EchoDataSet(ds) and GetObjects(count), each request read with an <see cref="XmlTextReader"/> as ASMX did.
 /// </summary>
 public sealed class AsmxHost : IAsyncDisposable
@@ -35,13 +35,18 @@ public sealed class AsmxHost : IAsyncDisposable
     public Uri Address { get; }
 
     /// <summary>Starts the service on 127.0.0.1 (port 0 picks a free port).</summary>
-    public static async Task<AsmxHost> StartAsync(int port = 0, CancellationToken cancellationToken = default)
+    public static Task<AsmxHost> StartAsync(int port = 0, CancellationToken cancellationToken = default) =>
+        StartAsync(IPAddress.Loopback, port, cancellationToken);
+
+    /// <summary>Starts the service on the local <paramref name="address"/> (port 0 picks a free port).</summary>
+    public static async Task<AsmxHost> StartAsync(IPAddress address, int port = 0, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(address);
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(k =>
         {
-            k.Listen(IPAddress.Loopback, port);
+            k.Listen(address, port);
             k.AllowSynchronousIO = false;
             k.Limits.MaxRequestBodySize = null;
         });

@@ -25,7 +25,7 @@ public static class Program
             return verb switch
             {
                 "run" => await RunCommand.RunAsync(HarnessOptions.Parse(rest), "dotnet run -c Release --project perf/Harness -- " + string.Join(' ', args)),
-                "serve" => await ServeCommand.RunAsync(),
+                "serve" => await ServeCommand.RunAsync(rest),
                 "client" => ClientCommand.Run(),
                 "analyze" => AnalyzeCommand.Run(rest),
                 "help" => Help(0),

@@ -11,10 +11,11 @@ using Surrogate.SoapHost.Transport;
 namespace Surrogate.SoapHost;
 
 /// <summary>
-/// A small SOAP service host on 127.0.0.1 that the .NET WCF client (<c>ChannelFactory&lt;T&gt;</c>) calls unchanged:
-/// net.tcp (the .NET Message Framing protocol, buffered and streamed, on a socket listener) and HTTP on Kestrel (on
-/// loopback TCP, and optionally on a Unix domain socket). It stands in for CoreWCF, which the package source
-/// lacks, and is built from the WCF client package's own encoders, contract descriptions and operation formatters.
+/// A small SOAP service host on 127.0.0.1 (or another local address, see <see cref="SoapServiceHostBuilder.ListenAddress"/>)
+/// that the .NET WCF client (<c>ChannelFactory&lt;T&gt;</c>) calls unchanged: net.tcp (the .NET Message Framing
+/// protocol, buffered and streamed, on a socket listener) and HTTP on Kestrel (on TCP, and optionally on a Unix domain
+/// socket). It stands in for CoreWCF, which the package source lacks, and is built from the WCF client package's own
+/// encoders, contract descriptions and operation formatters.
 /// </summary>
 /// <remarks>
 /// <para>Dispatch: each endpoint's contract comes from <see cref="ContractDescription.GetContract(Type)"/>; its
@@ -76,13 +77,14 @@ public sealed class SoapServiceHost : IAsyncDisposable
 
         var tcpEndpoints = new Dictionary<string, SoapEndpoint>(StringComparer.OrdinalIgnoreCase);
         var httpEndpoints = new Dictionary<string, SoapEndpoint>(StringComparer.OrdinalIgnoreCase);
+        string host = builder.ListenAddress.ToString();
         foreach (SoapServiceHostBuilder.EndpointRegistration registration in builder.Endpoints)
         {
             int port = registration.Scheme == "net.tcp" ? builder.NetTcpPort : builder.HttpPort;
             var serviceEndpoint = new ServiceEndpoint(
                 ContractDescription.GetContract(registration.Contract),
                 registration.Binding,
-                new EndpointAddress(new UriBuilder(registration.Scheme, "127.0.0.1", port, registration.Path).Uri));
+                new EndpointAddress(new UriBuilder(registration.Scheme, host, port, registration.Path).Uri));
             ContractDispatcher dispatcher = ContractDispatcher.Build(
                 serviceEndpoint, builder.ServiceFor(registration.Contract), builder.IncludeExceptionDetailInFaults);
             var endpoint = new SoapEndpoint(registration.Path, registration.Binding, dispatcher);
@@ -96,13 +98,13 @@ public sealed class SoapServiceHost : IAsyncDisposable
         {
             if (tcpEndpoints.Count > 0)
             {
-                tcp = new NetTcpListener(builder.NetTcpPort, new NetTcpFramingHandler(tcpEndpoints, logger), logger);
+                tcp = new NetTcpListener(builder.ListenAddress, builder.NetTcpPort, new NetTcpFramingHandler(tcpEndpoints, logger), logger);
                 tcp.Start();
             }
 
             if (httpEndpoints.Count > 0)
             {
-                http = await StartHttpAsync(builder.HttpPort, builder.HttpUnixSocketPath, new HttpSoapHandler(httpEndpoints, logger), cancellationToken).ConfigureAwait(false);
+                http = await StartHttpAsync(builder.ListenAddress, builder.HttpPort, builder.HttpUnixSocketPath, new HttpSoapHandler(httpEndpoints, logger), cancellationToken).ConfigureAwait(false);
             }
         }
         catch
@@ -116,12 +118,12 @@ public sealed class SoapServiceHost : IAsyncDisposable
         var addresses = new Dictionary<string, Uri>(StringComparer.OrdinalIgnoreCase);
         foreach (string path in tcpEndpoints.Keys)
         {
-            addresses[path] = new UriBuilder("net.tcp", "127.0.0.1", tcpPort, path).Uri;
+            addresses[path] = new UriBuilder("net.tcp", host, tcpPort, path).Uri;
         }
 
         foreach (string path in httpEndpoints.Keys)
         {
-            addresses.TryAdd(path, new UriBuilder("http", "127.0.0.1", httpPort, path).Uri);
+            addresses.TryAdd(path, new UriBuilder("http", host, httpPort, path).Uri);
         }
 
         return new SoapServiceHost(tcp, http, addresses)
@@ -172,14 +174,14 @@ public sealed class SoapServiceHost : IAsyncDisposable
         }
     }
 
-    private static async Task<WebApplication> StartHttpAsync(int port, string? unixSocketPath, HttpSoapHandler handler, CancellationToken cancellationToken)
+    private static async Task<WebApplication> StartHttpAsync(IPAddress address, int port, string? unixSocketPath, HttpSoapHandler handler, CancellationToken cancellationToken)
     {
         WebApplicationBuilder web = WebApplication.CreateSlimBuilder();
         web.Logging.ClearProviders();
         web.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.Limits.MaxRequestBodySize = null; // Each endpoint enforces its own MaxReceivedMessageSize.
-            kestrel.Listen(IPAddress.Loopback, port, listen => listen.Protocols = HttpProtocols.Http1);
+            kestrel.Listen(address, port, listen => listen.Protocols = HttpProtocols.Http1);
             if (unixSocketPath is not null)
             {
                 kestrel.ListenUnixSocket(unixSocketPath, listen => listen.Protocols = HttpProtocols.Http1);

@@ -1,3 +1,4 @@
+using System.Net;
 using System.ServiceModel.Channels;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -6,7 +7,7 @@ namespace Surrogate.SoapHost;
 
 /// <summary>
 /// Configures a <see cref="SoapServiceHost"/>: the service implementation of each contract, its endpoints, and the
-/// loopback ports to listen on. Passed to <see cref="SoapServiceHost.StartAsync(Action{SoapServiceHostBuilder}, CancellationToken)"/>.
+/// address and ports to listen on (loopback unless told otherwise). Passed to <see cref="SoapServiceHost.StartAsync(Action{SoapServiceHostBuilder}, CancellationToken)"/>.
 /// </summary>
 public sealed class SoapServiceHostBuilder
 {
@@ -16,6 +17,12 @@ public sealed class SoapServiceHostBuilder
     internal SoapServiceHostBuilder()
     {
     }
+
+    /// <summary>
+    /// The local IPv4 or IPv6 address every TCP listener (net.tcp and HTTP) binds to, and that the endpoint addresses
+    /// carry; <see cref="IPAddress.Loopback"/> (127.0.0.1) by default.
+    /// </summary>
+    public IPAddress ListenAddress { get; set => field = value ?? throw new ArgumentNullException(nameof(value)); } = IPAddress.Loopback;
 
     /// <summary>The TCP port for every net.tcp endpoint; 0 (the default) picks a free port.</summary>
     public int NetTcpPort { get; set; }

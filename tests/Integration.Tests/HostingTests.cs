@@ -65,6 +65,28 @@ public sealed class HostingTests
         Assert.Throws<ArgumentException>(() => host.GetEndpointAddress("/other"));
     }
 
+    [Fact]
+    public async Task Listen_address_is_bound_by_both_listeners_and_carried_by_the_addresses()
+    {
+        // 127.0.0.2 is a loopback address on Linux that the default listeners (127.0.0.1) do not bind.
+        var address = System.Net.IPAddress.Parse("127.0.0.2");
+        await using var host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.ListenAddress = address;
+            b.AddService<ITestService>(new TestService())
+                .AddNetTcpEndpoint<ITestService>("/svc", Bindings.Create("tcp"))
+                .AddHttpEndpoint<ITestService>("/svc/text", Bindings.Create("text"));
+        });
+        Assert.Equal($"net.tcp://127.0.0.2:{host.NetTcpPort}/svc", host.GetEndpointAddress("/svc").ToString());
+        Assert.Equal($"http://127.0.0.2:{host.HttpPort}/svc/text", host.GetEndpointAddress("/svc/text").ToString());
+        foreach (var (path, binding) in new[] { ("/svc", "tcp"), ("/svc/text", "text") })
+        {
+            await using var client = await TestClient.OpenAsync(
+                new ChannelFactory<ITestService>(Bindings.Create(binding), new EndpointAddress(host.GetEndpointAddress(path))));
+            Assert.Equal("hi " + binding, client.Proxy.Echo("hi " + binding));
+        }
+    }
+
     [Theory]
     [InlineData("net.tcp")]
     [InlineData("http")]

@@ -15,6 +15,23 @@ public sealed class HarnessOptionsTests
         Assert.Equal(["nettcp-binary", "nettcp-surrogate", "basichttp-text", "asmx-text", "objects"], options.Cases);
         Assert.True(options.Pin);
         Assert.False(options.Trace);
+        Assert.Null(options.Link);
+    }
+
+    [Theory]
+    [InlineData("100mbit", 100_000_000, 50_000)]
+    [InlineData("1gbit", 1_000_000_000, 500_000)]
+    [InlineData("20Mbit", 20_000_000, 32_768)]
+    [InlineData("500kbit", 500_000, 32_768)]
+    [InlineData("12.5mbps", 100_000_000, 50_000)]
+    [InlineData("1mibit", 1_048_576, 32_768)]
+    [InlineData("64000", 64_000, 32_768)]
+    public void Link_rates_are_read_as_tc_reads_them_and_the_burst_is_one_tick_at_least_32_KB(string text, long bits, long burst)
+    {
+        var rate = HarnessOptions.Parse(["--link", text]).Link!;
+        Assert.Equal(bits, rate.BitsPerSecond);
+        Assert.Equal(burst, rate.BurstBytes);
+        Assert.Equal(bits + "bit", rate.TcRate);
     }
 
     [Fact]
@@ -30,6 +47,9 @@ public sealed class HarnessOptionsTests
     [InlineData("--scenarios", "huge")]
     [InlineData("--duration", "-1")]
     [InlineData("--bogus", "x")]
+    [InlineData("--link", "fast")]
+    [InlineData("--link", "100mbits")]
+    [InlineData("--link", "1bit")]
     public void Bad_options_are_refused_with_a_message(string option, string value)
     {
         var error = Assert.Throws<ArgumentException>(() => HarnessOptions.Parse([option, value]));

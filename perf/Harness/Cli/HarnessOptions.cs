@@ -28,6 +28,9 @@ public sealed record HarnessOptions
 
     public IReadOnlyList<string> Cases { get; init; } = ComparisonCases.All.Select(c => c.Name).ToList();
 
+    /// <summary>With <c>--link</c>: the rate of the shaped veth link between client and server; null runs on loopback.</summary>
+    public LinkRate? Link { get; init; }
+
     public const string Usage = """
         Usage:
           Harness [run] [options]          compare the transports (server and client in separate processes)
@@ -42,6 +45,8 @@ public sealed record HarnessOptions
           --duration <s>       measured seconds per cell (overrides the profile)
           --warmup <s>         warmup seconds per cell (overrides the profile)
           --no-pin             do not pin server and client to separate cores
+          --link <rate>        server in its own network namespace behind a veth pair shaped with tbf both ways
+                               at <rate> (tc syntax: 100mbit, 1gbit, 500kbit); needs root and iproute2
         """;
 
     /// <summary>Parses run options; throws <see cref="ArgumentException"/> with a message for the user.</summary>
@@ -58,6 +63,7 @@ public sealed record HarnessOptions
                 "--out" => options with { OutputDirectory = Value(args, ref i) },
                 "--trace" => options with { Trace = true },
                 "--no-pin" => options with { Pin = false },
+                "--link" => options with { Link = LinkRate.Parse(Value(args, ref i)) },
                 "--scenarios" => options with { Scenarios = List(Value(args, ref i), DefaultScenarios, "scenario") },
                 "--cases" => options with { Cases = List(Value(args, ref i), ComparisonCases.All.Select(c => c.Name).ToList(), "case") },
                 "--duration" => options with { Profile = options.Profile with { MeasureSeconds = Seconds(Value(args, ref i)) } },

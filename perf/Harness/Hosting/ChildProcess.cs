@@ -5,7 +5,7 @@ namespace Surrogate.Perf.Harness.Hosting;
 
 /// <summary>
 /// A child process running this same harness executable with a verb (<c>serve</c> or <c>client</c>), pinned to one
-/// core with taskset when available, spoken to by lines on stdin/stdout.
+/// core with taskset when available, optionally inside a network namespace, spoken to by lines on stdin/stdout.
 /// </summary>
 public sealed class ChildProcess : IAsyncDisposable
 {
@@ -25,8 +25,11 @@ public sealed class ChildProcess : IAsyncDisposable
 
     public int Id => process.Id;
 
-    /// <summary>Starts <c>Harness verb</c>; <paramref name="core"/> pins it when taskset exists.</summary>
-    public static ChildProcess Start(string verb, string role, int? core)
+    /// <summary>
+    /// Starts <c>Harness verb args</c>; <paramref name="core"/> pins it when taskset exists; <paramref name="prefix"/>
+    /// is a command that execs the rest (<c>ip netns exec &lt;ns&gt;</c>), so the process id is still the harness's.
+    /// </summary>
+    public static ChildProcess Start(string role, int? core, IReadOnlyList<string> prefix, string verb, params string[] args)
     {
         var (harness, harnessArgs) = SelfCommand();
         var info = new ProcessStartInfo
@@ -37,24 +40,14 @@ public sealed class ChildProcess : IAsyncDisposable
             UseShellExecute = false,
             StandardOutputEncoding = Encoding.UTF8,
         };
-        if (core is { } c)
-        {
-            info.FileName = Pinning.TasksetPath!;
-            info.ArgumentList.Add("-c");
-            info.ArgumentList.Add(c.ToString(System.Globalization.CultureInfo.InvariantCulture));
-            info.ArgumentList.Add(harness);
-        }
-        else
-        {
-            info.FileName = harness;
-        }
-
-        foreach (string a in harnessArgs)
+        string[] pin = core is { } c ? [Pinning.TasksetPath!, "-c", c.ToString(System.Globalization.CultureInfo.InvariantCulture)] : [];
+        string[] command = [.. prefix, .. pin, harness, .. harnessArgs, verb, .. args];
+        info.FileName = command[0];
+        foreach (string a in command[1..])
         {
             info.ArgumentList.Add(a);
         }
 
-        info.ArgumentList.Add(verb);
         // Children inherit nothing that changes the runtime's behaviour from the driver's environment.
         info.Environment["DOTNET_gcServer"] = "0";
         var process = Process.Start(info) ?? throw new InvalidOperationException($"Could not start the {role} process.");
@@ -114,6 +107,19 @@ public sealed class ChildProcess : IAsyncDisposable
             }
 
             onOther?.Invoke(line);
+        }
+    }
+
+    /// <summary>Ends the process at once (the driver is being stopped by a signal).</summary>
+    public void Kill()
+    {
+        try
+        {
+            process.Kill(entireProcessTree: true);
+        }
+        catch (InvalidOperationException)
+        {
+            // Already exited.
         }
     }
 

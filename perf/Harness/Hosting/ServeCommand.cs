@@ -1,3 +1,4 @@
+using System.Net;
 using System.Text.Json;
 using Surrogate.AsmxCompare;
 using Surrogate.Perf.Harness.Measurement;
@@ -15,23 +16,30 @@ public static class ServerEndpoints
 }
 
 /// <summary>
-/// The server process (<c>Harness serve</c>): hosts every endpoint on 127.0.0.1, prints <c>LISTENING {json}</c>,
-/// then answers control lines on stdin: <c>PRELOAD a,b</c> builds scenarios, <c>STATS</c> prints the process's
-/// own counters, <c>QUIT</c> (or end of input) stops it.
+/// The server process (<c>Harness serve [--listen address]</c>): hosts every endpoint on 127.0.0.1 (or on the given
+/// local address, for <c>--link</c>), prints <c>LISTENING {json}</c>, then answers control lines on stdin:
+/// <c>PRELOAD a,b</c> builds scenarios, <c>STATS</c> prints the process's own counters, <c>QUIT</c> (or end of input)
+/// stops it.
 /// </summary>
 public static class ServeCommand
 {
-    public static async Task<int> RunAsync()
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
+        IPAddress address = args is ["--listen", string listen] ? IPAddress.Parse(listen)
+            : args.Count == 0 ? IPAddress.Loopback
+            : throw new ArgumentException("serve takes only --listen <address>.");
         var cache = new ScenarioCache();
         var service = new ComparisonService(cache);
-        await using var host = await SoapServiceHost.StartAsync(b => b
-            .AddService<IComparisonService>(service)
-            .AddService<ISurrogateComparisonService>(service)
-            .AddNetTcpEndpoint<IComparisonService>("/plain", ComparisonBindings.NetTcp())
-            .AddNetTcpEndpoint<ISurrogateComparisonService>("/surrogate", ComparisonBindings.NetTcp())
-            .AddHttpEndpoint<IComparisonService>("/plain/text", ComparisonBindings.BasicHttp()));
-        await using var asmx = await AsmxHost.StartAsync();
+        await using var host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.ListenAddress = address;
+            b.AddService<IComparisonService>(service)
+                .AddService<ISurrogateComparisonService>(service)
+                .AddNetTcpEndpoint<IComparisonService>("/plain", ComparisonBindings.NetTcp())
+                .AddNetTcpEndpoint<ISurrogateComparisonService>("/surrogate", ComparisonBindings.NetTcp())
+                .AddHttpEndpoint<IComparisonService>("/plain/text", ComparisonBindings.BasicHttp());
+        });
+        await using var asmx = await AsmxHost.StartAsync(address);
 
         var endpoints = new Dictionary<string, string>
         {

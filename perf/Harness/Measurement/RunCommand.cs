@@ -9,15 +9,47 @@ using Surrogate.Perf.Harness.Tracing;
 namespace Surrogate.Perf.Harness.Measurement;
 
 /// <summary>
-/// The driver: starts the server and client processes, walks the cells (scenario × case), snapshots the server
-/// around each measured window, optionally traces both processes during it, and writes the reports.
+/// The driver: starts the server and client processes (with <c>--link</c>, the server in its own network namespace
+/// behind a shaped veth pair), walks the cells (scenario × case), snapshots the server around each measured window,
+/// optionally traces both processes during it, and writes the reports.
 /// </summary>
 public static class RunCommand
 {
     private static readonly TimeSpan StartupTimeout = TimeSpan.FromMinutes(3);
     private static readonly TimeSpan CellTimeout = TimeSpan.FromMinutes(10);
 
+    /// <summary>Runs the comparison; 2 when <c>--link</c> cannot be set up (a one-line reason on stderr).</summary>
     public static async Task<int> RunAsync(HarnessOptions options, string commandLine)
+    {
+        if (options.Link is null)
+        {
+            return await MeasureAsync(options, commandLine, link: null);
+        }
+
+        if (NetworkLink.Missing() is { } missing)
+        {
+            await Console.Error.WriteLineAsync(missing);
+            return 2;
+        }
+
+        NetworkLink link;
+        try
+        {
+            link = NetworkLink.Create(options.Link);
+        }
+        catch (InvalidOperationException e)
+        {
+            await Console.Error.WriteLineAsync("--link: could not create the network namespace and veth pair: " + e.Message.ReplaceLineEndings(" "));
+            return 2;
+        }
+
+        using (link)
+        {
+            return await MeasureAsync(options, commandLine, link);
+        }
+    }
+
+    private static async Task<int> MeasureAsync(HarnessOptions options, string commandLine, NetworkLink? link)
     {
         string outDir = OutputFolder.Resolve(options.OutputDirectory);
         Directory.CreateDirectory(outDir);
@@ -33,24 +65,32 @@ public static class RunCommand
             Environment.ProcessorCount,
             (GCSettings.IsServerGC ? "server" : "workstation") + ", non-concurrent, both sides",
             Pinning.Describe(options.Pin),
+            link?.Describe() ?? "loopback (127.0.0.1), unshaped",
             $"closed loop, one client, one call at a time; warmup {options.Profile.WarmupSeconds} s, then {options.Profile.MeasureSeconds} s (at least {options.Profile.MinCalls} calls) per cell"
                 + (options.Trace ? "; traced: EventPipe sampling runs during the measured window, so timings include its overhead" : string.Empty),
             SocketByteCounter.Available
                 ? "the kernel's TCP_INFO byte counters of the client's sockets to the server, read in the client around the measured window"
                 : "not measured (needs Linux: TCP_INFO through /proc/self/fd)",
-            "each process's own GC.GetTotalAllocatedBytes(precise), GC.CollectionCount and Process.TotalProcessorTime deltas over the measured window, divided by calls");
+            "each process's own GC.GetTotalAllocatedBytes(precise), GC.CollectionCount and Process.TotalProcessorTime deltas over the measured window, divided by calls",
+            link?.Settings());
 
         var console = new ConsoleReporter(outDir, environment);
         console.Header();
 
-        await using var server = ChildProcess.Start("serve", "server", pin ? 0 : null);
+        string[] listen = link is null ? [] : ["--listen", link.ServerAddress.ToString()];
+        await using var server = ChildProcess.Start("server", pin ? 0 : null, link?.ExecPrefix ?? [], "serve", listen);
         var endpoints = JsonSerializer.Deserialize<Dictionary<string, string>>(await server.ExpectAsync("LISTENING", StartupTimeout))!;
         console.Status("building scenarios on the server");
         await server.SendAsync("PRELOAD " + string.Join(',', options.Scenarios));
         await server.ExpectAsync("PRELOADED", StartupTimeout);
 
-        await using var client = ChildProcess.Start("client", "client", pin ? 1 : null);
+        await using var client = ChildProcess.Start("client", pin ? 1 : null, [], "client");
         await client.ExpectAsync("CLIENT-READY", StartupTimeout);
+        using var stopping = TerminationSignals.Register(() =>
+        {
+            client.Kill();
+            server.Kill();
+        });
 
         var floors = new List<BuildFloor>();
         foreach (string scenario in options.Scenarios)
@@ -126,6 +166,11 @@ public static class RunCommand
                 console.Status($"converting and analyzing {Path.GetFileName(trace.Path)}");
                 summaries.Add(TraceAnalyzer.Analyze(trace.Path, trace.Process, trace.Case, trace.Scenario, outDir, writeSpeedscope: true));
             }
+        }
+
+        if (link is not null)
+        {
+            console.Note("tc -s qdisc of the link (sent, dropped, overlimits):" + Environment.NewLine + link.Statistics());
         }
 
         var report = new RunReport(environment, RunReport.WithRatios(cells, ComparisonCases.Baseline, ComparisonCases.ObjectsScenario), floors, summaries);

@@ -36,9 +36,21 @@ public sealed record RunEnvironment(
     int ProcessorCount,
     string GcMode,
     string Pinning,
+    string Network,
     string LoadModel,
     string BytesMethod,
-    string CostMethod);
+    string CostMethod,
+    LinkSettings? Link);
+
+/// <summary>The shaped link of a <c>--link</c> run: client and server in separate network namespaces over veth.</summary>
+public sealed record LinkSettings(
+    string Rate,
+    long BitsPerSecond,
+    long BurstBytes,
+    string Method,
+    string Directions,
+    string ClientAddress,
+    string ServerAddress);
 
 /// <summary>A trace's top frames and the shares that say where DataSet time goes.</summary>
 public sealed record TraceSummary(

@@ -24,6 +24,7 @@ public sealed class ConsoleReporter
     {
         Console.WriteLine($"DataSet transport comparison, {environment.Profile} profile, {environment.Runtime}, {environment.ProcessorCount} cores");
         Console.WriteLine($"pinning: {environment.Pinning}");
+        Console.WriteLine($"network: {environment.Network}");
         Console.WriteLine($"load: {environment.LoadModel}");
         Console.WriteLine($"output: {outDir}");
     }
@@ -53,6 +54,14 @@ public sealed class ConsoleReporter
             cell.Case, cell.Scenario, Ms(cell.Latency.Median), Ms(cell.Latency.P99), Num(cell.CallsPerSecond),
             Kb(cell.RequestBytes + cell.ResponseBytes), Ratio(cell.TimeRatio), Ratio(cell.BytesRatio),
             Ms(cell.Client.CpuMilliseconds), Ms(cell.Server.CpuMilliseconds), Kb(cell.Client.AllocatedBytes), Kb(cell.Server.AllocatedBytes)));
+    }
+
+    /// <summary>A block of text between the table and the closing lines.</summary>
+    public void Note(string text)
+    {
+        ClearStatus();
+        Console.WriteLine();
+        Console.WriteLine(text);
     }
 
     /// <summary>A PROGRESS line from the client: "calls seconds".</summary>

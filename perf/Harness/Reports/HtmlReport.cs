@@ -51,12 +51,12 @@ public static class HtmlReport
             td:first-child,th:first-child,td.l{text-align:left}
             .env{font-size:13px;color:#444}code{font-size:11px}
             </style></head><body>
-            <h1>DataSet transport comparison</h1>
             """);
+        html.Append("<h1>").Append(E(MarkdownReport.Title(env))).Append("</h1>");
         html.Append("<ul class=\"env\">")
             .Append(Li($"started {env.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC, profile {env.Profile}, command: {env.CommandLine}"))
             .Append(Li($"{env.Machine}, {env.OperatingSystem}, {env.ProcessorCount} cores, {env.Runtime}, GC {env.GcMode}"))
-            .Append(Li("pinning: " + env.Pinning)).Append(Li("load: " + env.LoadModel))
+            .Append(Li("pinning: " + env.Pinning)).Append(Li("network: " + env.Network)).Append(Li("load: " + env.LoadModel))
             .Append(Li("bytes: " + env.BytesMethod)).Append(Li("costs: " + env.CostMethod))
             .Append("</ul>");
         html.Append("""

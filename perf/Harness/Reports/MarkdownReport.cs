@@ -24,10 +24,11 @@ public static class MarkdownReport
     {
         var md = new StringBuilder();
         RunEnvironment env = report.Environment;
-        md.AppendLine("# DataSet transport comparison").AppendLine();
+        md.AppendLine("# " + Title(env)).AppendLine();
         md.AppendLine($"- started: {env.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC, profile **{env.Profile}**, command `{env.CommandLine}`");
         md.AppendLine($"- machine: {env.Machine}, {env.OperatingSystem}, {env.ProcessorCount} cores, {env.Runtime}, GC {env.GcMode}");
         md.AppendLine($"- pinning: {env.Pinning}");
+        md.AppendLine($"- network: **{env.Network}**");
         md.AppendLine($"- load model: {env.LoadModel}");
         md.AppendLine($"- bytes: {env.BytesMethod}");
         md.AppendLine($"- costs: {env.CostMethod}");
@@ -69,6 +70,10 @@ public static class MarkdownReport
 
         return md.ToString();
     }
+
+    /// <summary>The report's title; a <c>--link</c> run names its link there, so it is never read as a loopback run.</summary>
+    public static string Title(RunEnvironment env) =>
+        env.Link is null ? "DataSet transport comparison" : $"DataSet transport comparison over a shaped {env.Link.Rate} link";
 
     private static string Gc(PerCallCost cost) =>
         string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{cost.Gen0:0.##}/{cost.Gen1:0.##}/{cost.Gen2:0.##}");

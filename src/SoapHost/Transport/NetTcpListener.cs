@@ -5,25 +5,26 @@ using Microsoft.Extensions.Logging;
 
 namespace Surrogate.SoapHost.Transport;
 
-/// <summary>Accepts TCP connections on 127.0.0.1 and hands each to the framing handler.</summary>
+/// <summary>Accepts TCP connections on one local address (127.0.0.1 by default) and hands each to the framing handler.</summary>
 internal sealed partial class NetTcpListener : IAsyncDisposable
 {
     /// <summary>The largest TCP segment the listener's connections use (see <see cref="LimitSegmentSize"/>).</summary>
     private const int SegmentSize = 4096;
 
-    private readonly Socket socket = new(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+    private readonly Socket socket;
     private readonly NetTcpFramingHandler handler;
     private readonly ILogger logger;
     private readonly CancellationTokenSource stopping = new();
     private readonly List<Task> connections = [];
     private Task acceptLoop = Task.CompletedTask;
 
-    public NetTcpListener(int port, NetTcpFramingHandler handler, ILogger logger)
+    public NetTcpListener(IPAddress address, int port, NetTcpFramingHandler handler, ILogger logger)
     {
         this.handler = handler;
         this.logger = logger;
+        socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
         LimitSegmentSize(socket);
-        socket.Bind(new IPEndPoint(IPAddress.Loopback, port));
+        socket.Bind(new IPEndPoint(address, port));
         Port = ((IPEndPoint)socket.LocalEndPoint!).Port;
     }
 
