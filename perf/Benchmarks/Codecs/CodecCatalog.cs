@@ -14,6 +14,9 @@ public static class CodecCatalog
         "surrogate" => new SurrogateCodec(),
         "dcs-binary" => new DataContractBinaryCodec(),
         "diffgram-text" => new DiffGramTextCodec(),
+#if PROTOBUF_NET_DATA
+        "protobuf-net-data" => new ProtobufNetDataCodec(),
+#endif
         _ => throw new ArgumentException($"Unknown codec '{name}'.", nameof(name)),
     };
 
