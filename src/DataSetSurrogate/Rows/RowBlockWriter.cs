@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Data;
 using ProtoBuf;
 using Surrogate.Columns;
@@ -44,33 +45,30 @@ internal sealed class RowBlockWriter
     /// <summary>Writes every row of the table as RowBlock fields of the payload.</summary>
     public void WriteTableRows(ref ProtoWriter.State payload, TableWriteContext context)
     {
-        var block = 0;
-        var count = 0;
-        EnsureCapacity(Math.Min(_rowsPerBlock, context.Table.Rows.Count));
+        // CopyTo walks the row tree once; enumerating it costs about twice as much per row (an interface call and a
+        // tree step per MoveNext), as much as reading every cell of a two-column table.
+        var total = context.Table.Rows.Count;
+        var all = ArrayPool<DataRow>.Shared.Rent(total);
+        EnsureCapacity(Math.Min(_rowsPerBlock, total));
         var buffer = WireBuffer.Rent();
         try
         {
-            foreach (DataRow row in context.Table.Rows)
+            context.Table.Rows.CopyTo(all, 0);
+            for (int start = 0, block = 0; start < total; start += _rowsPerBlock, block++)
             {
-                _rows[count++] = row;
-                if (count == _rowsPerBlock)
-                {
-                    WriteBlockField(ref payload, buffer, context, count, block++);
-                    count = 0;
-                }
-            }
-
-            if (count > 0)
-            {
+                var count = Math.Min(_rowsPerBlock, total - start);
+                Array.Copy(all, start, _rows, 0, count);
                 WriteBlockField(ref payload, buffer, context, count, block);
             }
         }
         finally
         {
             buffer.Return();
-            // Drop row references (only the part this table used) so a cached writer does not keep tables alive.
-            Array.Clear(_rows, 0, Math.Min(_rows.Length, context.Table.Rows.Count));
-            Array.Clear(_modified, 0, Math.Min(_modified.Length, context.Table.Rows.Count));
+            // Drop row references so neither the pool nor a cached writer keeps tables alive.
+            Array.Clear(all, 0, total);
+            ArrayPool<DataRow>.Shared.Return(all);
+            Array.Clear(_rows, 0, Math.Min(_rows.Length, total));
+            Array.Clear(_modified, 0, Math.Min(_modified.Length, total));
         }
     }
 
