@@ -66,9 +66,7 @@ internal static class DataReaderWriter
         var count = 0;
         var fields = reader.FieldCount;
         long blockBytes = 0;
-        var buffers = NestedBuffers.Rent();
-        var writers = new NestedWriters(buffers);
-        var failed = true;
+        var buffer = WireBuffer.Rent();
         try
         {
             while (reader.Read())
@@ -84,7 +82,7 @@ internal static class DataReaderWriter
                 blockBytes += VariableBytes(row);
                 if (count == rowsPerBlock || blockBytes >= byteBudget)
                 {
-                    WriteBlock(ref state, ref writers, context, rows, count, values, block++);
+                    WriteBlock(ref state, buffer, context, rows, count, values, block++);
                     count = 0;
                     blockBytes = 0;
                 }
@@ -92,26 +90,25 @@ internal static class DataReaderWriter
 
             if (count > 0)
             {
-                WriteBlock(ref state, ref writers, context, rows, count, values, block);
+                WriteBlock(ref state, buffer, context, rows, count, values, block);
             }
 
-            failed = false;
         }
         finally
         {
-            writers.Dispose(failed);
-            buffers.Return();
+            buffer.Return();
         }
     }
 
-    private static void WriteBlock(ref ProtoWriter.State state, ref NestedWriters writers, TableWriteContext context, object[][] rows, int count, ColumnValues values, int block)
+    private static void WriteBlock(ref ProtoWriter.State state, WireBuffer buffer, TableWriteContext context, object[][] rows, int count, ColumnValues values, int block)
     {
         try
         {
-            ProtoWrite.UInt(ref writers.Block, BlockField.RowCount, count);
+            buffer.Clear();
+            buffer.UInt(BlockField.RowCount, count);
             if (context.Index > 0)
             {
-                ProtoWrite.UInt(ref writers.Block, BlockField.Table, context.Index);
+                buffer.UInt(BlockField.Table, context.Index);
             }
 
             if (!context.CarriesValues)
@@ -125,17 +122,15 @@ internal static class DataReaderWriter
                 var anyNull = FillColumn(context, c, rows, count, values, bitmap);
                 try
                 {
-                    ColumnDataCodec.Write(ref writers.Column, ref writers.Packed, writers.PackedBuffer, values, anyNull ? bitmap : []);
+                    ColumnDataCodec.Write(buffer, BlockField.Column, values, anyNull ? bitmap : []);
                 }
                 catch (DataSetSurrogateException ex)
                 {
                     throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, context.Table.Columns[c].ColumnName, null);
                 }
-
-                writers.EmitColumn(BlockField.Column);
             }
 
-            writers.EmitBlock(ref state);
+            buffer.EmitTo(ref state, PayloadField.Rows);
             // Hand each finished block to a stream destination now, so memory stays bounded by one block.
             state.Flush();
         }

@@ -12,18 +12,21 @@ internal static class ColumnDataCodec
 {
     private const int DictionaryProbe = 64;
 
-    public static void Write(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
+    /// <summary>Writes one ColumnData message as field <paramref name="field"/> of the block being written.</summary>
+    public static void Write(WireBuffer buffer, int field, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
     {
+        var token = buffer.BeginMessage(field, values.EstimatedBytes + nullBitmap.Length);
         if (!nullBitmap.IsEmpty)
         {
-            ProtoWrite.Bytes(ref state, DataField.NullBitmap, nullBitmap);
+            buffer.Bytes(DataField.NullBitmap, nullBitmap);
         }
 
-        WriteStreams(ref state, ref packed, packedBuffer, values, allowChoices: true);
+        WriteStreams(buffer, values, allowChoices: true);
+        buffer.EndMessage(token);
     }
 
     /// <summary>Writes the value streams shared by ColumnData and Value (same field numbers).</summary>
-    public static void WriteStreams(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ColumnValues values, bool allowChoices)
+    public static void WriteStreams(WireBuffer buffer, ColumnValues values, bool allowChoices)
     {
         var ints = values.Ints;
         if (allowChoices && DeltaPays(ints))
@@ -33,34 +36,34 @@ internal static class ColumnDataCodec
                 ints[i] = unchecked(ints[i] - ints[i - 1]);
             }
 
-            ProtoWrite.UInt(ref state, DataField.IntEncoding, (int)IntEncoding.Delta);
+            buffer.UInt(DataField.IntEncoding, (int)IntEncoding.Delta);
         }
 
-        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.Ints, ints, zigzag: true);
+        buffer.Packed(DataField.Ints, ints, zigzag: true);
         if (values.FixedLength > 0)
         {
-            ProtoWrite.Bytes(ref state, DataField.Fixed, values.Fixed);
+            buffer.Bytes(DataField.Fixed, values.Fixed);
         }
 
-        if (!allowChoices || !TryWriteDictionary(ref state, ref packed, packedBuffer, values.Strings))
+        if (!allowChoices || !TryWriteDictionary(buffer, values))
         {
             foreach (var s in values.Strings)
             {
-                ProtoWrite.String(ref state, DataField.Strings, s);
+                buffer.String(DataField.Strings, s);
             }
         }
 
         foreach (var blob in values.Blobs)
         {
-            ProtoWrite.Bytes(ref state, DataField.Blobs, blob);
+            buffer.Bytes(DataField.Blobs, blob);
         }
 
         foreach (var value in values.Values)
         {
-            ProtoWrite.Bytes(ref state, DataField.Values, value);
+            buffer.Bytes(DataField.Values, value);
         }
 
-        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.Aux, values.Aux, zigzag: true);
+        buffer.Packed(DataField.Aux, values.Aux, zigzag: true);
     }
 
     /// <summary>Reads one field of the value streams into the cursor; false if the field is not a stream field.</summary>
@@ -210,15 +213,19 @@ internal static class ColumnDataCodec
         return ((64 - BitOperations.LeadingZeroCount(zigzag | 1)) + 6) / 7;
     }
 
-    private static bool TryWriteDictionary(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, ReadOnlySpan<string> strings)
+    // Dictionary coding pays when the first strings of the block repeat; the probe set, map and index array are the
+    // accumulator's, reused from block to block. The map lists entries in first-seen order, as the wire wants.
+    private static bool TryWriteDictionary(WireBuffer buffer, ColumnValues values)
     {
+        var strings = values.Strings;
         if (strings.Length < 8)
         {
             return false;
         }
 
         var probe = Math.Min(strings.Length, DictionaryProbe);
-        var seen = new HashSet<string>(probe, StringComparer.Ordinal);
+        var seen = values.ProbeSet;
+        seen.Clear();
         foreach (var s in strings[..probe])
         {
             seen.Add(s);
@@ -229,8 +236,9 @@ internal static class ColumnDataCodec
             return false;
         }
 
-        var map = new Dictionary<string, int>(StringComparer.Ordinal);
-        var indexes = new long[strings.Length];
+        var map = values.Dictionary;
+        map.Clear();
+        var indexes = values.DictionaryIndexes(strings.Length);
         for (var i = 0; i < strings.Length; i++)
         {
             if (!map.TryGetValue(strings[i], out var index))
@@ -248,10 +256,10 @@ internal static class ColumnDataCodec
 
         foreach (var entry in map.Keys)
         {
-            ProtoWrite.String(ref state, DataField.Dictionary, entry);
+            buffer.String(DataField.Dictionary, entry);
         }
 
-        ProtoWrite.Packed(ref state, ref packed, packedBuffer, DataField.DictionaryIndex, indexes, zigzag: false);
+        buffer.Packed(DataField.DictionaryIndex, indexes, zigzag: false);
         return true;
     }
 }

@@ -14,6 +14,10 @@ internal sealed class ColumnValues
     private string[] _strings = new string[64];
     private byte[][] _blobs = new byte[16][];
     private byte[][] _values = new byte[16][];
+    private long[] _dictionaryIndexes = [];
+    private long _stringChars;
+    private HashSet<string>? _probeSet;
+    private Dictionary<string, int>? _dictionary;
 
     public int IntCount { get; private set; }
 
@@ -39,13 +43,36 @@ internal sealed class ColumnValues
 
     public ReadOnlySpan<byte[]> Values => _values.AsSpan(0, ValueCount);
 
+    /// <summary>Roughly the bytes the streams take on the wire (it sizes a message's length prefix; a miss costs a move).</summary>
+    public int EstimatedBytes => (int)Math.Min(int.MaxValue, _stringChars + (2L * StringCount) + (2L * IntCount) + (2L * AuxCount) + FixedLength);
+
+    /// <summary>Scratch for the dictionary-coding decision, reused across blocks.</summary>
+    public HashSet<string> ProbeSet => _probeSet ??= new(StringComparer.Ordinal);
+
+    /// <summary>Scratch for dictionary coding: each distinct string's index, in first-seen order.</summary>
+    public Dictionary<string, int> Dictionary => _dictionary ??= new(StringComparer.Ordinal);
+
+    public Span<long> DictionaryIndexes(int count)
+    {
+        if (_dictionaryIndexes.Length < count)
+        {
+            _dictionaryIndexes = new long[count];
+        }
+
+        return _dictionaryIndexes.AsSpan(0, count);
+    }
+
     public void Clear()
     {
         IntCount = AuxCount = FixedLength = 0;
+        _stringChars = 0;
         Array.Clear(_strings, 0, StringCount);
         Array.Clear(_blobs, 0, BlobCount);
         Array.Clear(_values, 0, ValueCount);
         StringCount = BlobCount = ValueCount = 0;
+        // Dropping the strings, not the tables: a cached accumulator must not keep a payload's values alive.
+        _probeSet?.Clear();
+        _dictionary?.Clear();
     }
 
     public void AddInt(long value)
@@ -90,6 +117,7 @@ internal sealed class ColumnValues
         }
 
         _strings[StringCount++] = value;
+        _stringChars += value.Length;
     }
 
     public void AddBlob(byte[] value)

@@ -21,38 +21,26 @@ internal static class ValueCodec
 
     public static byte[] Encode(object value)
     {
-        using var buffer = new PooledBufferWriter(64);
-        ProtoWrite.Build(buffer, value, static (ref ProtoWriter.State state, object v) => WriteBody(ref state, v));
-        return buffer.WrittenSpan.ToArray();
+        using var buffer = new WireBuffer(64);
+        WriteBody(buffer, value);
+        return buffer.Written.ToArray();
     }
 
-    public static void Write(ref ProtoWriter.State state, int field, object value) =>
-        ProtoWrite.Message(ref state, field, value, static (ref ProtoWriter.State s, object v) => WriteBody(ref s, v));
+    public static void Write(ref ProtoWriter.State state, int field, object value)
+    {
+        using var buffer = new WireBuffer(64);
+        WriteBody(buffer, value);
+        buffer.EmitTo(ref state, field);
+    }
 
-    private static void WriteBody(ref ProtoWriter.State state, object value)
+    private static void WriteBody(WireBuffer buffer, object value)
     {
         var codec = ColumnCodecs.ForValueType(value.GetType())
             ?? Throw.Invalid<ColumnCodec>($"A value of type '{value.GetType()}' is not in the closed set of types an object column, default value or extended property may hold.");
         var values = new ColumnValues();
         codec.Append(values, value);
-        ProtoWrite.UInt(ref state, ValueField.Tag, (int)codec.Tag);
-        var buffer = ProtoWrite.RentScratch();
-        var packed = ProtoWriter.State.Create(buffer, null, null);
-        try
-        {
-            ColumnDataCodec.WriteStreams(ref state, ref packed, buffer, values, allowChoices: false);
-            packed.Close();
-        }
-        catch
-        {
-            packed.Abandon();
-            throw;
-        }
-        finally
-        {
-            packed.Dispose();
-            ProtoWrite.ReturnScratch(buffer);
-        }
+        buffer.UInt(ValueField.Tag, (int)codec.Tag);
+        ColumnDataCodec.WriteStreams(buffer, values, allowChoices: false);
     }
 
     /// <summary>Reads a Value message (the reader is positioned on its field header).</summary>

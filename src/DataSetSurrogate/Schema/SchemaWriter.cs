@@ -81,7 +81,8 @@ internal static class SchemaWriter
             foreach (DataColumn dataColumn in context.Table.Columns)
             {
                 WriteColumn(ref column, dataColumn, context.Codecs[dataColumn.Ordinal], next?[dataColumn.Ordinal]);
-                NestedWriters.Emit(ref state, TableField.Column, ref column, buffer);
+                column.Flush();
+                ProtoWrite.Bytes(ref state, TableField.Column, buffer.TakeWritten());
             }
 
             column.Close();

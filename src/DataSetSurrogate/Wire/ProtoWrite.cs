@@ -148,26 +148,6 @@ internal static class ProtoWrite
         state.WriteBytes(value);
     }
 
-    /// <summary>A packed repeated field built with a long-lived writer for packed runs (see <see cref="NestedWriters"/>).</summary>
-    public static void Packed(ref ProtoWriter.State state, ref ProtoWriter.State packed, PooledBufferWriter packedBuffer, int field, ReadOnlySpan<long> values, bool zigzag)
-    {
-        if (values.IsEmpty)
-        {
-            return;
-        }
-
-        var wireType = zigzag ? WireType.SignedVarint : WireType.Varint;
-        packed.SetPackedField(field);
-        foreach (var value in values)
-        {
-            packed.WriteFieldHeader(field, wireType);
-            packed.WriteInt64(value);
-        }
-
-        packed.ClearPackedField(field);
-        NestedWriters.Emit(ref state, field, ref packed, packedBuffer);
-    }
-
     /// <summary>A packed repeated uint32/enum field (plain varints), omitted when empty.</summary>
     public static void PackedUInt(ref ProtoWriter.State state, int field, ReadOnlySpan<long> values) =>
         Packed(ref state, field, values, WireType.Varint);
