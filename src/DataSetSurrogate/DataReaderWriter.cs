@@ -113,7 +113,7 @@ internal static class DataReaderWriter
 
             if (!context.CarriesValues)
             {
-                ProtoWrite.Packed(ref writers.Block, ref writers.Packed, writers.PackedBuffer, BlockField.States, new long[count], zigzag: false);
+                buffer.Packed(BlockField.States, new long[count], zigzag: false);
             }
 
             var bitmap = new byte[(count + 7) >> 3];
