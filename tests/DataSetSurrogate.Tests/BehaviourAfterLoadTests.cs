@@ -78,6 +78,26 @@ public sealed class BehaviourAfterLoadTests
     }
 
     [Fact]
+    public void A_failed_load_into_the_callers_DataSet_leaves_its_non_null_columns_non_null()
+    {
+        // The loader lifts AllowDBNull while it adds rows; a payload cut short must not leave the caller's schema changed.
+        var source = new DataSet("Target");
+        var table = source.Tables.Add("T");
+        table.Columns.Add("Id", typeof(int)).AllowDBNull = false;
+        table.Columns.Add("Name", typeof(string)).AllowDBNull = false;
+        for (var i = 0; i < 2_000; i++)
+        {
+            table.Rows.Add(i, "n" + i);
+        }
+
+        var payload = DataSetSerializer.Serialize(source);
+        var target = source.Clone();
+        Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.DeserializeInto(payload.AsSpan(0, payload.Length - 3), target));
+        Assert.All(target.Tables["T"]!.Columns.Cast<DataColumn>(), c => Assert.False(c.AllowDBNull, c.ColumnName));
+        Assert.Equal(0, target.Tables["T"]!.Rows.Count);
+    }
+
+    [Fact]
     public void Violating_data_in_a_payload_that_enforces_constraints_is_refused()
     {
         // A sender cannot produce this through the API; a hostile one can: flip the header's flag to "enforce".

@@ -156,6 +156,11 @@ internal sealed class DataSetBuilder
         {
             _dataSet.EnforceConstraints = _header?.EnforceConstraints ?? true;
         }
+
+        foreach (var loader in _tables)
+        {
+            loader.RestoreNonNullable();
+        }
     }
 
     /// <summary>Leaves the target empty after a failed load (its rows are cleared; the exception is the caller's).</summary>
@@ -165,6 +170,10 @@ internal sealed class DataSetBuilder
         {
             _dataSet?.Clear();
             _standalone?.Clear();
+            foreach (var loader in _tables)
+            {
+                loader.RestoreNonNullable();
+            }
         }
         catch (Exception ex) when (ex is ConstraintException or InvalidOperationException or ArgumentException)
         {

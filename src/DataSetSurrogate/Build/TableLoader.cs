@@ -21,6 +21,7 @@ internal sealed class TableLoader
     private readonly DecodedBlock _block = new();
     private readonly SurrogateOptions _options;
     private readonly bool _usePrimaryKeyFreePath;
+    private DataColumn[] _nonNullable = [];
     private DataRow[] _blockRows = [];
     private int _blockIndex;
     private int _minimumCapacity;
@@ -68,6 +69,15 @@ internal sealed class TableLoader
         var affordable = payloadBytes / Math.Max(1, Table.Columns.Count);
         var capacity = Math.Min(Model.RecordCountHint, Math.Min(_options.MaxRows * 2, affordable));
         Table.MinimumCapacity = (int)Math.Clamp(capacity, 50, int.MaxValue);
+
+        // Non-null columns are made nullable for the load and set back after it (RestoreNonNullable): a lone table
+        // checks such columns on every row added, and a DataSet's EnforceConstraints pass builds a sorted index per
+        // non-null column to look for nulls, while the AllowDBNull setter checks with one scan of the rows.
+        _nonNullable = [.. Table.Columns.Cast<DataColumn>().Where(c => !c.AllowDBNull)];
+        foreach (var column in _nonNullable)
+        {
+            column.AllowDBNull = true;
+        }
 
         Table.BeginLoadData();
     }
@@ -124,6 +134,20 @@ internal sealed class TableLoader
         RestoreAutoIncrementCounters();
         Table.EndLoadData();
         Table.MinimumCapacity = _minimumCapacity;
+    }
+
+    /// <summary>
+    /// Sets AllowDBNull back to false where the load lifted it: after constraints are enforced again (the setter then
+    /// refuses a null as DataSet would), and after a failed load, so the schema stays the caller's.
+    /// </summary>
+    public void RestoreNonNullable()
+    {
+        var columns = _nonNullable;
+        _nonNullable = [];
+        foreach (var column in columns)
+        {
+            column.AllowDBNull = false;
+        }
     }
 
     private DataRow AddRow(int row, ref int modified)
