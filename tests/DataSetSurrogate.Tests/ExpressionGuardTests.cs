@@ -37,7 +37,7 @@ public sealed class ExpressionGuardTests
     {
         var payload = DataSetSerializer.Serialize(WithExpression(Allowed));
         var hostile = SecurityTests.ReplaceUtf8(payload, Allowed, expression);
-        var loads = AssemblyLoadsOnThisThread(() =>
+        var loads = AssemblyLoads.OnThisThread(() =>
             Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(hostile)));
         Assert.Empty(loads);
     }
@@ -79,34 +79,5 @@ public sealed class ExpressionGuardTests
         t.Columns.Add("Convert]x", typeof(string));
         t.Columns.Add("L", typeof(string), expression);
         return ds;
-    }
-
-    private static List<string> AssemblyLoadsOnThisThread(Action action)
-    {
-        // Other tests load assemblies in parallel: the load event runs on the thread that caused the load.
-        var thread = Environment.CurrentManagedThreadId;
-        var loads = new List<string>();
-        void OnLoad(object? sender, AssemblyLoadEventArgs e)
-        {
-            if (Environment.CurrentManagedThreadId == thread)
-            {
-                lock (loads)
-                {
-                    loads.Add(e.LoadedAssembly.FullName ?? "?");
-                }
-            }
-        }
-
-        AppDomain.CurrentDomain.AssemblyLoad += OnLoad;
-        try
-        {
-            action();
-        }
-        finally
-        {
-            AppDomain.CurrentDomain.AssemblyLoad -= OnLoad;
-        }
-
-        return loads;
     }
 }

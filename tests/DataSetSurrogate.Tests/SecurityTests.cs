@@ -231,23 +231,7 @@ public sealed class SecurityTests
         var seeds = new[] { "sql-types", "object-column", "constraints-and-relations" }
             .Select(n => DataSetSerializer.Serialize(FidelityFixtures.Create(n))).ToArray();
         DataSetSerializer.Deserialize(seeds[0]); // warm up every code path once
-        // Other tests run in parallel and load assemblies of their own: count only loads this thread causes
-        // (the load event is raised on the thread that triggered the load).
-        var thread = Environment.CurrentManagedThreadId;
-        var loads = new List<string>();
-        void OnLoad(object? sender, AssemblyLoadEventArgs e)
-        {
-            if (Environment.CurrentManagedThreadId == thread)
-            {
-                lock (loads)
-                {
-                    loads.Add(e.LoadedAssembly.FullName ?? "?");
-                }
-            }
-        }
-
-        AppDomain.CurrentDomain.AssemblyLoad += OnLoad;
-        try
+        var loads = AssemblyLoads.OnThisThread(() =>
         {
             foreach (var input in Mutations.Generate(seeds, count: 2_000, seed: 11))
             {
@@ -259,11 +243,7 @@ public sealed class SecurityTests
                 {
                 }
             }
-        }
-        finally
-        {
-            AppDomain.CurrentDomain.AssemblyLoad -= OnLoad;
-        }
+        });
 
         Assert.Empty(loads);
     }
