@@ -45,7 +45,7 @@ public static class MarkdownReport
         }
 
         md.AppendLine().AppendLine("## Build floor").AppendLine();
-        md.AppendLine("Building the scenario's DataSet from arrays in-process (schema cloned, `LoadDataRow` as Unchanged, constraints and non-null checks after the load, on a freshly collected heap): every call must build it once on the client, so no transport can be faster. The last column is the surrogate's median over that floor.");
+        md.AppendLine("Building the scenario's DataSet from arrays in-process (BuildFromArraysFloor: `LoadDataRow` as Unchanged, keys, relations, constraints and non-null checks after the rows, on a freshly collected heap): every call must build it once on the client, so no transport can be faster. The last column is the surrogate's median over that floor.");
         md.AppendLine().AppendLine("| scenario | rows | floor median ms | floor min ms | surrogate median ms | surrogate / floor |");
         md.AppendLine("|---|--:|--:|--:|--:|--:|");
         foreach (BuildFloor floor in report.Floors)

@@ -1,7 +1,6 @@
 using System.Data;
-using Surrogate.Perf.Scenarios;
 
-namespace Surrogate.Perf.Benchmarks.Floors;
+namespace Surrogate.Perf.Scenarios;
 
 /// <summary>
 /// Deserialize floor: build the same DataSet from in-memory column arrays by the fastest public path (columns
