@@ -1,5 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
+using System.ServiceModel;
+using System.ServiceModel.Description;
 using System.Text;
 
 namespace Surrogate.ServiceModel.Tests;
@@ -8,16 +10,14 @@ namespace Surrogate.ServiceModel.Tests;
 /// A TCP relay on 127.0.0.1 between a client and a host: counts and keeps the bytes of each direction, so a test
 /// sees what actually travelled (sizes, and whether the payload marker was on the wire).
 /// </summary>
-public sealed class CountingProxy : IAsyncDisposable
+public sealed class CountingProxy : ICountingRelay
 {
     private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
     private readonly List<TcpClient> _connections = [];
     private volatile int _targetPort;
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _pumps = [];
-    private readonly object _gate = new();
-    private MemoryStream _sent = new();
-    private MemoryStream _received = new();
+    private readonly WireRecording _recording = new();
 
     public CountingProxy(int targetPort)
     {
@@ -28,11 +28,9 @@ public sealed class CountingProxy : IAsyncDisposable
 
     public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
 
-    /// <summary>Bytes client → host since the last <see cref="Reset"/>.</summary>
-    public byte[] Sent { get { lock (_gate) { return _sent.ToArray(); } } }
+    public byte[] Sent => _recording.Sent;
 
-    /// <summary>Bytes host → client since the last <see cref="Reset"/>.</summary>
-    public byte[] Received { get { lock (_gate) { return _received.ToArray(); } } }
+    public byte[] Received => _recording.Received;
 
     /// <summary>
     /// Sends new connections to <paramref name="targetPort"/> and drops the open ones, as a load balancer does when
@@ -52,14 +50,11 @@ public sealed class CountingProxy : IAsyncDisposable
         }
     }
 
-    public void Reset()
-    {
-        lock (_gate)
-        {
-            _sent = new MemoryStream();
-            _received = new MemoryStream();
-        }
-    }
+    public void Reset() => _recording.Reset();
+
+    /// <summary>A client keeps the host's address with the relay's port.</summary>
+    public void Route(ServiceEndpoint endpoint) =>
+        endpoint.Address = new EndpointAddress(new UriBuilder(endpoint.Address.Uri) { Port = Port }.Uri);
 
     public static bool Contains(byte[] bytes, string text) => bytes.AsSpan().IndexOf(Encoding.UTF8.GetBytes(text)) >= 0;
 
@@ -121,10 +116,7 @@ public sealed class CountingProxy : IAsyncDisposable
             int read;
             while ((read = await input.ReadAsync(buffer, _stop.Token)) > 0)
             {
-                lock (_gate)
-                {
-                    (toHost ? _sent : _received).Write(buffer, 0, read);
-                }
+                _recording.Record(toHost, buffer, read);
 
                 await output.WriteAsync(buffer.AsMemory(0, read), _stop.Token);
             }

@@ -21,9 +21,7 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
     private readonly UnixDomainSocketEndPoint _target;
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _tasks = [];
-    private readonly object _gate = new();
-    private MemoryStream _sent = new();
-    private MemoryStream _received = new();
+    private readonly WireRecording _recording = new();
 
     public CountingUnixSocketRelay(string targetSocketPath)
     {
@@ -37,18 +35,11 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
     /// <summary>The socket clients dial; deleted on dispose.</summary>
     public string SocketPath { get; }
 
-    public byte[] Sent { get { lock (_gate) { return _sent.ToArray(); } } }
+    public byte[] Sent => _recording.Sent;
 
-    public byte[] Received { get { lock (_gate) { return _received.ToArray(); } } }
+    public byte[] Received => _recording.Received;
 
-    public void Reset()
-    {
-        lock (_gate)
-        {
-            _sent = new MemoryStream();
-            _received = new MemoryStream();
-        }
-    }
+    public void Reset() => _recording.Reset();
 
     public void Route(ServiceEndpoint endpoint)
     {
@@ -129,10 +120,7 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
             int read;
             while ((read = await from.ReadAsync(buffer, connection.Token)) > 0)
             {
-                lock (_gate)
-                {
-                    (toHost ? _sent : _received).Write(buffer, 0, read);
-                }
+                _recording.Record(toHost, buffer, read);
 
                 await to.WriteAsync(buffer.AsMemory(0, read), connection.Token);
             }

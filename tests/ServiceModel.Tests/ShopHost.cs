@@ -63,7 +63,7 @@ public abstract class ShopHost : IAsyncLifetime
             Add<IShopOneOperation>(b, OneOperation, large: false);
         });
         _proxy = socketPath is null
-            ? new CountingTcpRelay(_host.GetEndpointAddress(New).Port)
+            ? new CountingProxy(_host.GetEndpointAddress(New).Port)
             : new CountingUnixSocketRelay(socketPath);
     }
 
