@@ -1,6 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using System.Data.SqlTypes;
+using System.Globalization;
 using Surrogate.Tests.Fixtures;
 
 namespace Surrogate.Fuzz;
@@ -81,10 +82,12 @@ public sealed record ReaderContents(IReadOnlyList<ReaderContents.ResultSet> Resu
     // A SqlType column holds its own Null where a reader may show DBNull: both mean "no value". A DateTime is
     // compared by ticks: the reader shows the Kind on the wire, a DataSet column its DateTimeMode's (a data-reader
     // payload carries no mode, so the DataSet column is UnspecifiedLocal); Kind fidelity is the round-trip tests' job.
+    // An enum column's DataSet storage is its underlying integer; the reader shows the enum.
     private static string Describe(object? value) => value switch
     {
         INullable { IsNull: true } => DataSetAssert.Describe(DBNull.Value),
         DateTime dateTime => $"DateTime:{dateTime.Ticks}",
+        Enum e => DataSetAssert.Describe(Convert.ChangeType(e, e.GetTypeCode(), CultureInfo.InvariantCulture)),
         _ => DataSetAssert.Describe(value),
     };
 }

@@ -13,9 +13,12 @@ case "$target" in dataset|table|typed|reader|stream) ;; *) echo "unknown target:
 command -v afl-fuzz >/dev/null || { echo "afl-fuzz not found (apt-get install afl++)" >&2; exit 2; }
 
 out=tests/Fuzz/out
-bin=$out/bin
+plain=$out/plain # replays findings: instrumented code needs afl-fuzz's shared memory
+bin=$out/bin     # the copy afl-fuzz runs, with DataSetSurrogate.dll instrumented
 findings=$out/findings/$target
-dotnet publish tests/Fuzz -c Release -o "$bin" --nologo -v quiet
+rm -rf "$plain" "$bin"
+dotnet publish tests/Fuzz -c Release -o "$plain" --nologo -v quiet
+cp -r "$plain" "$bin"
 dotnet tool restore >/dev/null
 dotnet sharpfuzz "$bin/DataSetSurrogate.dll"
 
@@ -35,6 +38,6 @@ for kind in crashes hangs; do
   [ -n "$files" ] || continue
   echo "$kind:"
   # shellcheck disable=SC2086 # one argument per file
-  timeout 300 dotnet "$bin/Surrogate.Fuzz.dll" replay "$target" $files | cut -c1-400 || status=1
+  timeout 300 dotnet "$plain/Surrogate.Fuzz.dll" replay "$target" $files | cut -c1-400 || status=1
 done
 exit $status
