@@ -3,13 +3,13 @@ using Surrogate.Fuzz;
 // Commands (tests/Fuzz/run.sh drives them; docs/reliability.md has the campaign figures):
 //   fuzz <target>                 run under afl-fuzz (SharpFuzz fork server); an escaping exception is a crash
 //   replay <target> <file|dir>... check inputs without afl-fuzz: prints each outcome, exits 1 on any finding
-//   seeds <out-dir> [corpus-dir]  write seed payloads: fixtures, golden files and the DataSet XML corpus
+//   seeds <out-dir> <golden-dir> [corpus-dir]  write seed payloads: golden files, fixtures, the DataSet XML corpus
 return args switch
 {
     ["fuzz", var target] when DecodeTargets.All.ContainsKey(target) => Fuzz(target),
     ["replay", var target, .. var paths] when DecodeTargets.All.ContainsKey(target) && paths.Length > 0 => Replay(target, paths),
-    ["seeds", var output] => SeedPayloads.Write(output, null),
-    ["seeds", var output, var corpus] => SeedPayloads.Write(output, corpus),
+    ["seeds", var output, var golden] => SeedPayloads.Write(output, golden, null),
+    ["seeds", var output, var golden, var corpus] => SeedPayloads.Write(output, golden, corpus),
     _ => Usage(),
 };
 
@@ -49,6 +49,6 @@ static int Replay(string target, string[] paths)
 
 static int Usage()
 {
-    Console.Error.WriteLine($"usage: Surrogate.Fuzz fuzz <target> | replay <target> <file|dir>... | seeds <out-dir> [corpus-dir]; targets: {string.Join(", ", DecodeTargets.All.Keys)}");
+    Console.Error.WriteLine($"usage: Surrogate.Fuzz fuzz <target> | replay <target> <file|dir>... | seeds <out-dir> <golden-dir> [corpus-dir]; targets: {string.Join(", ", DecodeTargets.All.Keys)}");
     return 2;
 }

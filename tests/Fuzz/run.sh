@@ -4,7 +4,8 @@
 # Builds the harness, instruments its copy of DataSetSurrogate.dll, seeds afl-fuzz from tests/Fuzz/Seeds and runs it
 # for the given time (resuming an earlier campaign's queue in tests/Fuzz/out/findings/<target>), then prints the
 # campaign's figures and replays every crash and hang through the harness. Needs afl-fuzz (Debian: afl++).
-# Regenerate the seeds with: dotnet run --project tests/Fuzz -- seeds tests/Fuzz/Seeds <dataset-xml corpus dir>
+# Regenerate the seeds with:
+#   dotnet run --project tests/Fuzz -- seeds tests/Fuzz/Seeds tests/DataSetSurrogate.Tests/Golden <dataset-xml corpus dir>
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target=${1:?usage: tests/Fuzz/run.sh <dataset|table|typed|reader|stream> <seconds>}
