@@ -58,13 +58,19 @@ internal static class ConstraintFactory
             }
 
             var parent = Table(tables, model.ParentTable).TargetColumns(model.ParentColumns);
-            var child = Table(tables, model.ChildTable).TargetColumns(model.ChildColumns);
-            var relation = new DataRelation(model.Name, parent, child, model.CreateConstraints);
+            var childLoader = Table(tables, model.ChildTable);
+            var relation = new DataRelation(model.Name, parent, childLoader.TargetColumns(model.ChildColumns), model.CreateConstraints);
             ExtendedPropertiesCodec.Apply(relation.ExtendedProperties, model.ExtendedProperties);
             dataSet.Relations.Add(relation);
             if (model.Nested)
             {
                 relation.Nested = true;
+                // A nested child that inherited its namespace now inherits the parent's; the payload's stays.
+                var child = childLoader.Table;
+                if (childLoader.Created && !string.Equals(child.Namespace, childLoader.Model.Namespace, StringComparison.Ordinal))
+                {
+                    child.Namespace = childLoader.Model.Namespace;
+                }
             }
         }
     }

@@ -24,8 +24,9 @@ internal static class TableFactory
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
         dataSet?.Tables.Add(table);
         // Set where the value differs from the DataSet's, even if inheritance happens to give it now: setting marks
-        // it explicit, and DataSet XML writes explicit values only.
-        if (model.CaseSensitive is bool caseSensitive && (dataSet is null ? table.CaseSensitive != caseSensitive : dataSet.CaseSensitive != caseSensitive))
+        // it explicit, and DataSet XML writes explicit values only. Set it also where inheritance fails to give it: a
+        // table added to a case-sensitive DataSet with a user-set Locale starts case-insensitive.
+        if (model.CaseSensitive is bool caseSensitive && (table.CaseSensitive != caseSensitive || (dataSet is not null && dataSet.CaseSensitive != caseSensitive)))
         {
             table.CaseSensitive = caseSensitive;
         }
@@ -64,6 +65,12 @@ internal static class TableFactory
             column.AutoIncrement = true;
             column.AutoIncrementSeed = model.AutoIncrementSeed;
             column.AutoIncrementStep = model.AutoIncrementStep;
+            // DataSet turns an AutoIncrement column of another type into Int32 rather than refuse it; no writer
+            // produces that, and the payload's values would then land in a column of a type they were not written for.
+            if (column.DataType != codec.ClrType)
+            {
+                Throw.Invalid($"Column '{model.Name}' is AutoIncrement, which its type {codec.ClrType.Name} does not allow.");
+            }
         }
 
         if (model.DefaultValue is not null)

@@ -1,9 +1,9 @@
 using System.Buffers;
 
-namespace Surrogate.Tests;
+namespace Surrogate.Tests.Fixtures;
 
 /// <summary>Inputs that arrive in inconvenient pieces.</summary>
-internal static class AwkwardInput
+public static class AwkwardInput
 {
     /// <summary>Splits a payload into a sequence of segments of the given size.</summary>
     public static ReadOnlySequence<byte> Segmented(byte[] payload, int segmentSize)
@@ -46,7 +46,7 @@ internal static class AwkwardInput
 }
 
 /// <summary>A stream that hands out at most one byte per read, like a slow socket.</summary>
-internal sealed class OneByteAtATimeStream(byte[] data) : Stream
+public sealed class OneByteAtATimeStream(byte[] data) : Stream
 {
     private int position;
 
