@@ -24,19 +24,18 @@ internal sealed class SurrogateClientInspector(OperationTable<DataSetSurrogatePr
         string? action = request.Headers.Action;
         DataSetSurrogateProvider? reader = operations.ReaderFor(action);
         RequestPlan plan = _negotiator.Plan(operations.Find(action), reader is not null, channel?.SessionId is null ? null : channel, !request.IsEmpty);
-        if (!plan.Announce)
+        if (plan.Announce)
         {
-            return null;
+            SurrogateHeaders.AskForPayload(request);
         }
 
-        SurrogateHeaders.AskForPayload(request);
         if (plan.Payload)
         {
             SurrogateHeaders.MarkPayload(request);
             request = new SurrogateWriteMessage(request);
         }
 
-        return new Call(plan.Correlation, reader!);
+        return plan.Announce ? new Call(plan.Correlation, reader!) : null;
     }
 
     public void AfterReceiveReply(ref Message reply, object? correlationState)

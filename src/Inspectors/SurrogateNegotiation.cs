@@ -28,7 +28,8 @@ public static class SurrogateNegotiation
 
     /// <summary>
     /// Local name of the reply header of a service that reads the payload for some operations only: the request actions
-    /// of those operations, as a data-contract string array. Peers of the first version ignore it (and stay plain).
+    /// of those operations, separated by spaces (a space or '%' inside an action is written as %20 or %25). Peers of the
+    /// first version ignore it, and so send plain requests.
     /// </summary>
     public const string ActionsHeaderName = "AcceptActions";
 
@@ -66,7 +67,7 @@ internal static class SurrogateHeaders
         int index = reply.Headers.FindHeader(SurrogateNegotiation.ActionsHeaderName, SurrogateNegotiation.Namespace);
         try
         {
-            return index < 0 ? PayloadReads.Nothing : PayloadReads.Of(reply.Headers.GetHeader<string[]>(index).OfType<string>());
+            return index < 0 ? PayloadReads.Nothing : PayloadReads.Of(ParseActions(reply.Headers.GetHeader<string>(index)));
         }
         catch (Exception e) when (e is SerializationException or XmlException or CommunicationException)
         {
@@ -82,9 +83,17 @@ internal static class SurrogateHeaders
         }
         else if (reads.Actions.Count > 0)
         {
-            Add(reply, SurrogateNegotiation.ActionsHeaderName, reads.Actions.Order(StringComparer.Ordinal).ToArray(), mustUnderstand: false);
+            Add(reply, SurrogateNegotiation.ActionsHeaderName, FormatActions(reads.Actions), mustUnderstand: false);
         }
     }
+
+    /// <summary>The actions separated by spaces; a space or '%' inside an action is written as %20 or %25.</summary>
+    public static string FormatActions(IEnumerable<string> actions) =>
+        string.Join(' ', actions.Order(StringComparer.Ordinal).Select(a => a.Replace("%", "%25", StringComparison.Ordinal).Replace(" ", "%20", StringComparison.Ordinal)));
+
+    public static IEnumerable<string> ParseActions(string? value) =>
+        (value ?? string.Empty).Split(' ', StringSplitOptions.RemoveEmptyEntries)
+            .Select(a => a.Replace("%20", " ", StringComparison.Ordinal).Replace("%25", "%", StringComparison.Ordinal));
 
     public static void MarkPayload(Message request) => Add(request, SurrogateNegotiation.PayloadHeaderName, SurrogateNegotiation.Version, mustUnderstand: true);
 

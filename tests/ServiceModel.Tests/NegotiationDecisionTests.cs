@@ -47,7 +47,9 @@ public sealed class NegotiationDecisionTests
         Assert.False(client.Plan(Post, true, session, true).Payload); // this session has not heard from its service yet
 
         client.Learn(client.Plan(Echo, true, session, true).Correlation, PayloadReads.Of([Echo.Action, Post.Action]));
-        Assert.True(client.Plan(Post, true, session, true).Payload);
+        RequestPlan post = client.Plan(Post, true, session, true);
+        Assert.True(post.Payload);
+        Assert.False(post.Announce, "a one-way request has no reply to announce for");
         Assert.False(client.Plan(Post, true, new object(), true).Payload);
     }
 
@@ -112,6 +114,7 @@ public sealed class NegotiationDecisionTests
     {
         Assert.True(RoundTrip(PayloadReads.Everything).IsEverything);
         Assert.Equal([Echo.Action, Post.Action], RoundTrip(PayloadReads.Of([Post.Action, Echo.Action])).Actions.Order());
+        Assert.Equal(["a b%20c", "d"], RoundTrip(PayloadReads.Of(["d", "a b%20c"])).Actions.Order(StringComparer.Ordinal)); // actions are any string
         Assert.Same(PayloadReads.Nothing, RoundTrip(PayloadReads.Nothing));
 
         // A first-version service writes <Accept>1</Accept>; a list this end cannot read counts as nothing.
@@ -119,7 +122,7 @@ public sealed class NegotiationDecisionTests
         legacy.Headers.Add(MessageHeader.CreateHeader(SurrogateNegotiation.HeaderName, SurrogateNegotiation.Namespace, "1"));
         Assert.True(SurrogateHeaders.ReadAnnouncement(legacy).IsEverything);
         Message garbled = Message.CreateMessage(MessageVersion.Soap11, "reply");
-        garbled.Headers.Add(MessageHeader.CreateHeader(SurrogateNegotiation.ActionsHeaderName, SurrogateNegotiation.Namespace, 42));
+        garbled.Headers.Add(MessageHeader.CreateHeader(SurrogateNegotiation.ActionsHeaderName, SurrogateNegotiation.Namespace, new[] { "not", "a string" }));
         Assert.Same(PayloadReads.Nothing, SurrogateHeaders.ReadAnnouncement(garbled));
     }
 

@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 namespace Surrogate.ServiceModel;
 
 /// <summary>How a client writes one request: whether it announces and whether its DataSets travel as the payload.</summary>
-/// <param name="Announce">Put the Accept header on it: the reply may be the payload (this end reads it for the operation).</param>
+/// <param name="Announce">Put the Accept header on it: the reply may be the payload (this end reads it for the operation); never on a one-way request.</param>
 /// <param name="Payload">Write its DataSets as the payload and mark it with the mandatory Payload header.</param>
 /// <param name="Correlation">What <see cref="ClientNegotiator.Learn"/> needs when the reply arrives (null: nothing to learn).</param>
 internal readonly record struct RequestPlan(bool Announce, bool Payload, object? Correlation);
@@ -44,7 +44,10 @@ internal sealed class ClientNegotiator
         PayloadReads reads = state?.ServiceReads
             ?? (Environment.TickCount64 >= Interlocked.Read(ref _plainUntil) ? _endpointReads : PayloadReads.Nothing);
         bool payload = hasBody && reads.Covers(operation.Action) && (!operation.IsOneWay || state is not null);
-        return new RequestPlan(Announce: true, payload, new Pending(state, payload ? operation.Action : null));
+        // A one-way request gets no reply, so there is nothing to announce for and nothing to learn from.
+        return operation.IsOneWay
+            ? new RequestPlan(Announce: false, payload, Correlation: null)
+            : new RequestPlan(Announce: true, payload, new Pending(state, payload ? operation.Action : null));
     }
 
     /// <summary>Takes in what the service said in its reply to a planned request (every such reply re-decides).</summary>
