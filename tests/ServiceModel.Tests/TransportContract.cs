@@ -153,7 +153,7 @@ public abstract partial class TransportContract(ShopHost host, ITestOutputHelper
         clock.Stop();
         Assert.True(reply.IsFault, "a refused payload must come back as a fault");
         MessageFault fault = MessageFault.CreateFault(reply, 64 * 1024);
-        string reason = fault.Reason.GetMatchingTranslation().Text;
+        string reason = fault.Reason.GetMatchingTranslation(System.Globalization.CultureInfo.GetCultureInfo("en-US")).Text;
         output.WriteLine($"{Host.TransportName}: fault after {clock.ElapsedMilliseconds} ms: {reason}");
         Assert.Contains("DataSetSurrogate", reason, StringComparison.Ordinal);
     }
