@@ -6,8 +6,9 @@ namespace Surrogate.ServiceModel;
 
 /// <summary>
 /// Makes DataSets and DataTables travel as the compact DataSetSurrogate payload. Put it on a service contract
-/// interface (every operation) or on one operation; the same contract serves client and service. Each end falls
-/// back to plain DataSet XML until the other end has said it reads the payload (see <see cref="SurrogateNegotiation"/>).
+/// interface (every operation) or on single operations; the same contract serves client and service. Negotiation is
+/// per operation: a DataSet travels as the payload only for an operation both ends have the attribute on, once the
+/// other end has said so; everything else is plain DataSet XML (see <see cref="SurrogateNegotiation"/>).
 /// </summary>
 [AttributeUsage(AttributeTargets.Interface | AttributeTargets.Method, AllowMultiple = false, Inherited = false)]
 public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IOperationBehavior
@@ -36,12 +37,11 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
     {
         ArgumentNullException.ThrowIfNull(contractDescription);
         ArgumentNullException.ThrowIfNull(clientRuntime);
+        OperationTable<DataSetSurrogateProvider> table = ClientInspectorFor(clientRuntime, contractDescription).Operations;
         foreach (OperationDescription operation in contractDescription.Operations)
         {
-            Install(operation, SurrogateSide.Client);
+            Cover(table, operation, Install(operation, SurrogateSide.Client));
         }
-
-        AddInspector(clientRuntime);
     }
 
     /// <inheritdoc/>
@@ -49,12 +49,11 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
     {
         ArgumentNullException.ThrowIfNull(contractDescription);
         ArgumentNullException.ThrowIfNull(dispatchRuntime);
+        OperationTable<DataSetSurrogateProvider> table = DispatchInspectorFor(dispatchRuntime, contractDescription).Operations;
         foreach (OperationDescription operation in contractDescription.Operations)
         {
-            Install(operation, SurrogateSide.Service);
+            Cover(table, operation, Install(operation, SurrogateSide.Service));
         }
-
-        AddInspector(dispatchRuntime);
     }
 
     /// <inheritdoc/>
@@ -69,17 +68,19 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
     /// <inheritdoc/>
     public void ApplyClientBehavior(OperationDescription operationDescription, ClientOperation clientOperation)
     {
+        ArgumentNullException.ThrowIfNull(operationDescription);
         ArgumentNullException.ThrowIfNull(clientOperation);
-        Install(operationDescription, SurrogateSide.Client);
-        AddInspector(clientOperation.Parent);
+        OperationTable<DataSetSurrogateProvider> table = ClientInspectorFor(clientOperation.Parent, operationDescription.DeclaringContract).Operations;
+        Cover(table, operationDescription, Install(operationDescription, SurrogateSide.Client));
     }
 
     /// <inheritdoc/>
     public void ApplyDispatchBehavior(OperationDescription operationDescription, DispatchOperation dispatchOperation)
     {
+        ArgumentNullException.ThrowIfNull(operationDescription);
         ArgumentNullException.ThrowIfNull(dispatchOperation);
-        Install(operationDescription, SurrogateSide.Service);
-        AddInspector(dispatchOperation.Parent);
+        OperationTable<DataSetSurrogateProvider> table = DispatchInspectorFor(dispatchOperation.Parent, operationDescription.DeclaringContract).Operations;
+        Cover(table, operationDescription, Install(operationDescription, SurrogateSide.Service));
     }
 
     /// <inheritdoc/>
@@ -89,15 +90,16 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
 
     /// <summary>
     /// Sets the provider on the operation's DataContractSerializerOperationBehavior, which applies after this
-    /// behavior and creates its serializers with it. Operations formatted by XmlSerializer are left alone.
+    /// behavior and creates its serializers with it; returns the operation's provider. Operations formatted by
+    /// XmlSerializer are left alone (null).
     /// </summary>
-    private void Install(OperationDescription operation, SurrogateSide side)
+    private DataSetSurrogateProvider? Install(OperationDescription operation, SurrogateSide side)
     {
         ArgumentNullException.ThrowIfNull(operation);
         var serializerBehavior = operation.Behaviors.Find<DataContractSerializerOperationBehavior>();
         if (serializerBehavior is null)
         {
-            return;
+            return null;
         }
 
         switch (serializerBehavior.SerializationSurrogateProvider)
@@ -105,7 +107,7 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
             case null:
                 break;
             case DataSetSurrogateProvider installed when side == SurrogateSide.Unknown || installed.Side == side:
-                return; // applied before for another endpoint of this contract: nothing to add
+                return installed; // applied before for another endpoint of this contract: nothing to add
             case DataSetSurrogateProvider:
                 break;
             default:
@@ -114,25 +116,52 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
                     $"{serializerBehavior.SerializationSurrogateProvider.GetType()}; [DataSetSurrogate] cannot be combined with it.");
         }
 
-        serializerBehavior.SerializationSurrogateProvider = new DataSetSurrogateProvider(operation.Name, side, Options, MeasureXmlSize);
+        var provider = new DataSetSurrogateProvider(operation.Name, side, Options, MeasureXmlSize);
+        serializerBehavior.SerializationSurrogateProvider = provider;
+        return provider;
     }
 
-    private static void AddInspector(ClientRuntime runtime)
+    /// <summary>Records in the runtime's table that this end reads and writes the payload for the operation.</summary>
+    private static void Cover(OperationTable<DataSetSurrogateProvider> table, OperationDescription operation, DataSetSurrogateProvider? provider)
     {
-        if (!runtime.ClientMessageInspectors.OfType<SurrogateClientInspector>().Any())
+        if (provider is not null)
         {
-            runtime.ClientMessageInspectors.Add(new SurrogateClientInspector());
+            table.Cover(RequestAction(operation), provider);
         }
     }
 
-    private static void AddInspector(DispatchRuntime runtime)
+    private static string RequestAction(OperationDescription operation) => operation.Messages[0].Action;
+
+    private static OperationTable<DataSetSurrogateProvider> NewTable(ContractDescription contract) =>
+        new(contract.Operations.Select(o => new SurrogateOperation(RequestAction(o), o.IsOneWay)));
+
+    private static SurrogateClientInspector ClientInspectorFor(ClientRuntime runtime, ContractDescription contract)
+    {
+        lock (runtime.ClientMessageInspectors)
+        {
+            SurrogateClientInspector? inspector = runtime.ClientMessageInspectors.OfType<SurrogateClientInspector>().FirstOrDefault();
+            if (inspector is null)
+            {
+                inspector = new SurrogateClientInspector(NewTable(contract));
+                runtime.ClientMessageInspectors.Add(inspector);
+            }
+
+            return inspector;
+        }
+    }
+
+    private static SurrogateDispatchInspector DispatchInspectorFor(DispatchRuntime runtime, ContractDescription contract)
     {
         lock (runtime.MessageInspectors.SyncRoot)
         {
-            if (!runtime.MessageInspectors.OfType<SurrogateDispatchInspector>().Any())
+            SurrogateDispatchInspector? inspector = runtime.MessageInspectors.OfType<SurrogateDispatchInspector>().FirstOrDefault();
+            if (inspector is null)
             {
-                runtime.MessageInspectors.Add(new SurrogateDispatchInspector());
+                inspector = new SurrogateDispatchInspector(NewTable(contract));
+                runtime.MessageInspectors.Add(inspector);
             }
+
+            return inspector;
         }
     }
 }

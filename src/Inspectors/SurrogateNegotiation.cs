@@ -1,161 +1,117 @@
-using System.Runtime.CompilerServices;
+using System.Runtime.Serialization;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using System.ServiceModel.Dispatcher;
+using System.Xml;
 
 namespace Surrogate.ServiceModel;
 
 /// <summary>
-/// How two ends agree on the format. Each end with the attribute puts an <c>Accept</c> header (our namespace,
-/// mustUnderstand=false, so peers without the attribute ignore it) on what it sends, meaning "I read the codec
-/// payload". A service answers in the payload only a request that carried the header; a client sends payload
-/// requests only after a reply of that service carried it, and marks them with a <c>Payload</c> header that is
-/// mustUnderstand=true, so a service without the attribute refuses such a request before invoking the operation
-/// instead of reading its DataSets as empty. Everything else is plain DataSet XML.
+/// The SOAP headers by which two ends agree on the format, per operation (docs/wcf.md, "Rolling upgrades"). A
+/// request carries <see cref="HeaderName"/> when its sender reads the payload for that operation, so the reply may be
+/// the payload. A reply to such a request says what the service reads: <see cref="HeaderName"/> with value
+/// <see cref="Version"/> for every operation of its endpoint, or <see cref="ActionsHeaderName"/> listing the request
+/// actions of the operations it reads the payload for. A request whose DataSets are the payload is marked with
+/// <see cref="PayloadHeaderName"/>, mustUnderstand=true, which only an operation with the attribute understands: any
+/// other refuses the request (a MustUnderstand fault) before the operation runs, instead of reading an empty DataSet.
+/// The other headers are mustUnderstand=false, so peers without the attribute ignore them.
 /// </summary>
 public static class SurrogateNegotiation
 {
     /// <summary>Namespace of the negotiation headers.</summary>
     public const string Namespace = "urn:datasetsurrogate:wcf";
 
-    /// <summary>Local name of the header that says "I read the payload".</summary>
+    /// <summary>
+    /// Local name of the header that says "I read the payload": on a request, for the reply to it; on a reply, for
+    /// every operation of the service's endpoint (its value is <see cref="Version"/>).
+    /// </summary>
     public const string HeaderName = "Accept";
+
+    /// <summary>
+    /// Local name of the reply header of a service that reads the payload for some operations only: the request actions
+    /// of those operations, separated by spaces (a space or '%' inside an action is written as %20 or %25). Peers of the
+    /// first version ignore it, and so send plain requests.
+    /// </summary>
+    public const string ActionsHeaderName = "AcceptActions";
 
     /// <summary>Local name of the mustUnderstand header that says "this request's DataSets are the payload".</summary>
     public const string PayloadHeaderName = "Payload";
 
     /// <summary>The payload version this library reads and writes.</summary>
     public const string Version = "1";
+}
 
-    internal static bool CanCarryHeaders(Message message) => message.Version.Envelope != EnvelopeVersion.None;
+/// <summary>The negotiation headers on System.ServiceModel messages; the decisions are made elsewhere.</summary>
+internal static class SurrogateHeaders
+{
+    public static bool CanCarryHeaders(Message message) => message.Version.Envelope != EnvelopeVersion.None;
 
-    internal static bool Announced(Message message) =>
-        CanCarryHeaders(message) && message.Headers.FindHeader(HeaderName, Namespace) >= 0;
+    /// <summary>Whether a request asks for a payload reply.</summary>
+    public static bool AsksForPayload(Message request) =>
+        CanCarryHeaders(request) && request.Headers.FindHeader(SurrogateNegotiation.HeaderName, SurrogateNegotiation.Namespace) >= 0;
 
-    internal static void Announce(Message message)
+    public static void AskForPayload(Message request) => Add(request, SurrogateNegotiation.HeaderName, SurrogateNegotiation.Version, mustUnderstand: false);
+
+    /// <summary>What a reply says its service reads; nothing when it says nothing or cannot be understood.</summary>
+    public static PayloadReads ReadAnnouncement(Message reply)
     {
-        if (CanCarryHeaders(message) && message.Headers.FindHeader(HeaderName, Namespace) < 0)
+        if (!CanCarryHeaders(reply))
         {
-            message.Headers.Add(MessageHeader.CreateHeader(HeaderName, Namespace, Version, mustUnderstand: false));
+            return PayloadReads.Nothing;
+        }
+
+        if (reply.Headers.FindHeader(SurrogateNegotiation.HeaderName, SurrogateNegotiation.Namespace) >= 0)
+        {
+            return PayloadReads.Everything;
+        }
+
+        int index = reply.Headers.FindHeader(SurrogateNegotiation.ActionsHeaderName, SurrogateNegotiation.Namespace);
+        try
+        {
+            return index < 0 ? PayloadReads.Nothing : PayloadReads.Of(ParseActions(reply.Headers.GetHeader<string>(index)));
+        }
+        catch (Exception e) when (e is SerializationException or XmlException or CommunicationException)
+        {
+            return PayloadReads.Nothing; // a list this end cannot read: requests stay plain, which every service reads
         }
     }
 
-    internal static void MarkPayload(Message message)
+    public static void Announce(Message reply, PayloadReads reads)
     {
-        if (message.Headers.FindHeader(PayloadHeaderName, Namespace) < 0)
+        if (reads.IsEverything)
         {
-            message.Headers.Add(MessageHeader.CreateHeader(PayloadHeaderName, Namespace, Version, mustUnderstand: true));
+            Add(reply, SurrogateNegotiation.HeaderName, SurrogateNegotiation.Version, mustUnderstand: false);
+        }
+        else if (reads.Actions.Count > 0)
+        {
+            Add(reply, SurrogateNegotiation.ActionsHeaderName, FormatActions(reads.Actions), mustUnderstand: false);
         }
     }
+
+    /// <summary>The actions separated by spaces; a space or '%' inside an action is written as %20 or %25.</summary>
+    public static string FormatActions(IEnumerable<string> actions) =>
+        string.Join(' ', actions.Order(StringComparer.Ordinal).Select(a => a.Replace("%", "%25", StringComparison.Ordinal).Replace(" ", "%20", StringComparison.Ordinal)));
+
+    public static IEnumerable<string> ParseActions(string? value) =>
+        (value ?? string.Empty).Split(' ', StringSplitOptions.RemoveEmptyEntries)
+            .Select(a => a.Replace("%20", " ", StringComparison.Ordinal).Replace("%25", "%", StringComparison.Ordinal));
+
+    public static void MarkPayload(Message request) => Add(request, SurrogateNegotiation.PayloadHeaderName, SurrogateNegotiation.Version, mustUnderstand: true);
 
     /// <summary>Tells the dispatcher that this end understood the mandatory payload marker.</summary>
-    internal static void UnderstandPayloadMarker(Message message)
+    public static void UnderstandPayloadMarker(Message request)
     {
-        int index = message.Headers.FindHeader(PayloadHeaderName, Namespace);
+        int index = request.Headers.FindHeader(SurrogateNegotiation.PayloadHeaderName, SurrogateNegotiation.Namespace);
         if (index >= 0)
         {
-            message.Headers.UnderstoodHeaders.Add(message.Headers[index]);
+            request.Headers.UnderstoodHeaders.Add(request.Headers[index]);
         }
     }
-}
 
-/// <summary>
-/// Client half: announces on every request and decides per request whether to write it as the payload. A channel
-/// with a session (net.tcp buffered) talks to one service for its life, so it learns from that service's own replies.
-/// A channel without one (HTTP, streamed net.tcp) may reach a different service per call, so it learns per endpoint
-/// (one instance per client runtime, i.e. per channel factory); when a payload request reaches a service without the
-/// attribute (a fleet mid-upgrade behind one address: that call fails, without running the operation), requests of
-/// the endpoint stay plain for <see cref="MixedFleetBackOff"/> while replies keep using the payload.
-/// </summary>
-internal sealed class SurrogateClientInspector : IClientMessageInspector
-{
-    /// <summary>How long an endpoint's requests stay plain after a payload request met a service without the attribute.</summary>
-    internal static readonly TimeSpan MixedFleetBackOff = TimeSpan.FromMinutes(5);
-
-    private static readonly object PlainSent = new();
-    private static readonly object PayloadSent = new();
-
-    private readonly ConditionalWeakTable<IClientChannel, SessionState> _sessions = new();
-    private volatile bool _endpointAccepts;
-    private long _plainUntil;
-
-    public object? BeforeSendRequest(ref Message request, IClientChannel channel)
+    private static void Add(Message message, string name, object value, bool mustUnderstand)
     {
-        if (!SurrogateNegotiation.CanCarryHeaders(request))
+        if (CanCarryHeaders(message) && message.Headers.FindHeader(name, SurrogateNegotiation.Namespace) < 0)
         {
-            return null;
-        }
-
-        SurrogateNegotiation.Announce(request);
-        SessionState? session = channel?.SessionId is null ? null : _sessions.GetValue(channel, static _ => new SessionState());
-        bool accepts = session?.ServiceAccepts
-            ?? (_endpointAccepts && Environment.TickCount64 >= Interlocked.Read(ref _plainUntil));
-        bool payload = accepts && !request.IsEmpty;
-        if (payload)
-        {
-            SurrogateNegotiation.MarkPayload(request);
-            request = new SurrogateWriteMessage(request);
-        }
-
-        return session ?? (payload ? PayloadSent : PlainSent);
-    }
-
-    public void AfterReceiveReply(ref Message reply, object? correlationState)
-    {
-        if (reply is null)
-        {
-            return;
-        }
-
-        // Every reply re-decides, so a service rolled back to a version without the attribute is noticed.
-        bool announced = SurrogateNegotiation.Announced(reply);
-        if (correlationState is SessionState session)
-        {
-            session.ServiceAccepts = announced;
-            return;
-        }
-
-        if (!announced && correlationState == PayloadSent)
-        {
-            Interlocked.Exchange(ref _plainUntil, Environment.TickCount64 + (long)MixedFleetBackOff.TotalMilliseconds);
-        }
-
-        _endpointAccepts = announced;
-    }
-
-    private sealed class SessionState
-    {
-        public volatile bool ServiceAccepts;
-    }
-}
-
-/// <summary>Service half: answers in the payload only the requests that announced, and announces back.</summary>
-internal sealed class SurrogateDispatchInspector : IDispatchMessageInspector
-{
-    private static readonly object Announced = new();
-
-    public object? AfterReceiveRequest(ref Message request, IClientChannel channel, InstanceContext instanceContext)
-    {
-        if (request is null)
-        {
-            return null;
-        }
-
-        SurrogateNegotiation.UnderstandPayloadMarker(request);
-        return SurrogateNegotiation.Announced(request) ? Announced : null;
-    }
-
-    public void BeforeSendReply(ref Message reply, object? correlationState)
-    {
-        if (reply is null || correlationState != Announced)
-        {
-            return;
-        }
-
-        SurrogateNegotiation.Announce(reply);
-        if (!reply.IsEmpty && !reply.IsFault)
-        {
-            reply = new SurrogateWriteMessage(reply);
+            message.Headers.Add(MessageHeader.CreateHeader(name, SurrogateNegotiation.Namespace, value, mustUnderstand));
         }
     }
 }

@@ -1,5 +1,7 @@
+using System.Buffers;
 using System.Data;
 using System.Diagnostics;
+using System.Runtime.ExceptionServices;
 using System.Xml;
 using System.Xml.Schema;
 using System.Xml.Serialization;
@@ -9,8 +11,10 @@ namespace Surrogate.ServiceModel;
 /// <summary>
 /// What the DataContractSerializer sees in place of a DataSet or DataTable while the surrogate provider is active.
 /// It writes either the codec payload (base64 content under an element marked with <see cref="PayloadAttribute"/>;
-/// raw bytes on the binary encoder) or, when the peer has not said it can read that, the value's own plain
-/// DataSet XML, exactly as the serializer would have written it. It reads both.
+/// raw bytes on the binary encoder; see <see cref="PayloadWriteStream"/> for what is held while writing) or, when
+/// the peer has not said it can read that, the value's own plain DataSet XML, exactly as the serializer would have
+/// written it. It reads both; payload bytes are gathered in pooled segments up to the reading provider's
+/// <see cref="SurrogateOptions.MaxTotalBytes"/> and decoded once the element is complete.
 /// </summary>
 public abstract class SurrogatePayload : IXmlSerializable
 {
@@ -20,11 +24,13 @@ public abstract class SurrogatePayload : IXmlSerializable
     /// <summary>Local name of the marker attribute; its value is the payload version.</summary>
     public const string PayloadAttribute = "v";
 
-    private const string PayloadVersion = "1";
-    private const string PayloadPrefix = "dss";
-    private const int ChunkSize = 64 * 1024;
+    /// <summary>The payload version the marker carries.</summary>
+    internal const string PayloadVersion = "1";
 
-    private PooledBuffer? _received;
+    /// <summary>The prefix the marker's namespace is written with.</summary>
+    internal const string PayloadPrefix = "dss";
+
+    private PayloadSegments? _received;
     private TimeSpan _readTime;
 
     /// <summary>Creates an empty payload; the serializer fills it through <see cref="IXmlSerializable.ReadXml"/>.</summary>
@@ -76,7 +82,9 @@ public abstract class SurrogatePayload : IXmlSerializable
         }
 
         long readStart = Stopwatch.GetTimestamp();
-        var received = new PooledBuffer();
+        DataSetSurrogateProvider? provider = SurrogateReadScope.Current;
+        long limit = (provider?.Options ?? SurrogateOptions.Default).MaxTotalBytes;
+        var received = new PayloadSegments();
         try
         {
             if (reader.IsEmptyElement)
@@ -86,15 +94,13 @@ public abstract class SurrogatePayload : IXmlSerializable
             else
             {
                 reader.ReadStartElement();
-                // Chunked reads keep ReaderQuotas.MaxArrayLength out of play: no single array is requested.
-                int read;
-                do
+                if (!received.ReadContent(reader, limit))
                 {
-                    ArraySegment<byte> free = received.GetSegment(ChunkSize);
-                    read = reader.ReadContentAsBase64(free.Array!, free.Offset, free.Count);
-                    received.Advance(read);
+                    var error = new DataSetSurrogateException(
+                        $"The payload exceeds a limit: payload bytes is more than {limit}, the limit is {limit} (SurrogateOptions.{nameof(SurrogateOptions.MaxTotalBytes)}).");
+                    throw provider?.Refused(error) ?? error;
                 }
-                while (read > 0);
+
                 reader.ReadEndElement();
             }
         }
@@ -119,13 +125,13 @@ public abstract class SurrogatePayload : IXmlSerializable
             return Value ?? throw new InvalidOperationException("The payload was not read.");
         }
 
-        using PooledBuffer received = _received;
+        using PayloadSegments received = _received;
         _received = null;
         using Activity? activity = SurrogateTelemetry.StartActivity(provider.OperationName, SurrogateTelemetry.Receive);
         long start = Stopwatch.GetTimestamp();
         try
         {
-            object value = Decode(received.WrittenSpan, provider.Options);
+            object value = Decode(received.ToSequence(), provider.Options);
             SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Receive, SurrogateTelemetry.SurrogateFormat,
                 received.Count, _readTime + Stopwatch.GetElapsedTime(start), activity); // chunked read + codec
             return value;
@@ -140,20 +146,33 @@ public abstract class SurrogatePayload : IXmlSerializable
     /// <summary>Creates an empty instance of the contract's type.</summary>
     private protected abstract IXmlSerializable CreateTarget();
 
-    /// <summary>Writes <paramref name="value"/> with the codec.</summary>
-    private protected abstract void Encode(PooledBuffer buffer, object value, SurrogateOptions options);
+    /// <summary>Writes <paramref name="value"/> with the codec to <paramref name="output"/>, block by block.</summary>
+    private protected abstract void Encode(Stream output, object value, SurrogateOptions options);
+
+    /// <summary>
+    /// Writes the schema of <paramref name="value"/> (a copy without rows) nowhere, so whatever the codec refuses in a
+    /// schema (column types, extended properties) is found before any of the value is written.
+    /// </summary>
+    private protected abstract void CheckSchema(object value, SurrogateOptions options);
 
     /// <summary>Creates the contract's type and loads the payload into it.</summary>
-    private protected abstract object Decode(ReadOnlySpan<byte> payload, SurrogateOptions options);
+    private protected abstract object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options);
 
     private bool TryWriteSurrogate(XmlWriter writer, object value, DataSetSurrogateProvider provider, long start, Activity? activity)
     {
-        using var buffer = new PooledBuffer();
+        using var output = new PayloadWriteStream(writer, () => CheckSchema(value, provider.Options));
         try
         {
-            Encode(buffer, value, provider.Options);
+            Encode(output, value, provider.Options);
+            output.Complete();
         }
-        catch (DataSetSurrogateException ex)
+        catch (Exception) when (output.WriterFailure is { } failure)
+        {
+            // The transport under the writer failed, and the codec may have wrapped that: report the real cause.
+            ExceptionDispatchInfo.Throw(failure);
+            throw;
+        }
+        catch (DataSetSurrogateException ex) when (!output.WroteToWriter)
         {
             // Nothing is written yet, and every reader with the attribute also reads plain XML: fall back to it.
             activity?.AddEvent(new ActivityEvent("fallback", tags: new ActivityTagsCollection { ["reason"] = ex.Message }));
@@ -161,15 +180,8 @@ public abstract class SurrogatePayload : IXmlSerializable
             return false;
         }
 
-        writer.WriteAttributeString(PayloadPrefix, PayloadAttribute, PayloadNamespace, PayloadVersion);
-        ArraySegment<byte> payload = buffer.WrittenSegment;
-        for (int offset = 0; offset < payload.Count; offset += ChunkSize)
-        {
-            writer.WriteBase64(payload.Array!, payload.Offset + offset, Math.Min(ChunkSize, payload.Count - offset));
-        }
-
         SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Send, SurrogateTelemetry.SurrogateFormat,
-            buffer.Count, Stopwatch.GetElapsedTime(start), activity);
+            output.Length, Stopwatch.GetElapsedTime(start), activity);
         if (provider.MeasureXmlSize)
         {
             SurrogateTelemetry.RecordXmlSize(provider.OperationName, SurrogateTelemetry.Send, MeasureXml(value));
@@ -200,10 +212,16 @@ public sealed class DataSetPayload<T> : SurrogatePayload
 {
     private protected override IXmlSerializable CreateTarget() => new T();
 
-    private protected override void Encode(PooledBuffer buffer, object value, SurrogateOptions options) =>
-        DataSetSerializer.Serialize(buffer, (DataSet)value, options);
+    private protected override void Encode(Stream output, object value, SurrogateOptions options) =>
+        DataSetSerializer.Serialize(output, (DataSet)value, options);
 
-    private protected override object Decode(ReadOnlySpan<byte> payload, SurrogateOptions options)
+    private protected override void CheckSchema(object value, SurrogateOptions options)
+    {
+        using DataSet schema = ((DataSet)value).Clone();
+        DataSetSerializer.Serialize(Stream.Null, schema, options);
+    }
+
+    private protected override object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options)
     {
         var target = new T();
         DataSetSerializer.DeserializeInto(payload, target, options);
@@ -218,10 +236,16 @@ public sealed class DataTablePayload<T> : SurrogatePayload
 {
     private protected override IXmlSerializable CreateTarget() => new T();
 
-    private protected override void Encode(PooledBuffer buffer, object value, SurrogateOptions options) =>
-        DataSetSerializer.Serialize(buffer, (DataTable)value, options);
+    private protected override void Encode(Stream output, object value, SurrogateOptions options) =>
+        DataSetSerializer.Serialize(output, (DataTable)value, options);
 
-    private protected override object Decode(ReadOnlySpan<byte> payload, SurrogateOptions options)
+    private protected override void CheckSchema(object value, SurrogateOptions options)
+    {
+        using DataTable schema = ((DataTable)value).Clone();
+        DataSetSerializer.Serialize(Stream.Null, schema, options);
+    }
+
+    private protected override object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options)
     {
         var target = new T();
         DataSetSerializer.DeserializeInto(payload, target, options);

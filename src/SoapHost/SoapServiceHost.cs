@@ -85,6 +85,7 @@ public sealed class SoapServiceHost : IAsyncDisposable
                 ContractDescription.GetContract(registration.Contract),
                 registration.Binding,
                 new EndpointAddress(new UriBuilder(registration.Scheme, host, port, registration.Path).Uri));
+            registration.Configure?.Invoke(serviceEndpoint);
             ContractDispatcher dispatcher = ContractDispatcher.Build(
                 serviceEndpoint, builder.ServiceFor(registration.Contract), builder.IncludeExceptionDetailInFaults);
             var endpoint = new SoapEndpoint(registration.Path, registration.Binding, dispatcher);

@@ -1,5 +1,6 @@
 using System.Net;
 using System.ServiceModel.Channels;
+using System.ServiceModel.Description;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -77,22 +78,42 @@ public sealed class SoapServiceHostBuilder
     /// </summary>
     public SoapServiceHostBuilder AddNetTcpEndpoint<TContract>(string path, Binding binding)
         where TContract : class =>
-        AddEndpoint(typeof(TContract), path, binding, "net.tcp");
+        AddEndpoint(typeof(TContract), path, binding, "net.tcp", null);
+
+    /// <summary>
+    /// Adds a net.tcp endpoint as <see cref="AddNetTcpEndpoint{TContract}(string, Binding)"/> does, and lets
+    /// <paramref name="configure"/> change its description (contract, operation and endpoint behaviors) before the
+    /// host applies them, as CoreWCF's <c>AddServiceEndpoint</c> overload with an <c>Action&lt;ServiceEndpoint&gt;</c> does.
+    /// </summary>
+    public SoapServiceHostBuilder AddNetTcpEndpoint<TContract>(string path, Binding binding, Action<ServiceEndpoint> configure)
+        where TContract : class =>
+        AddEndpoint(typeof(TContract), path, binding, "net.tcp", configure ?? throw new ArgumentNullException(nameof(configure)));
 
     /// <summary>
     /// Adds an HTTP endpoint at <paramref name="path"/>: <c>BasicHttpBinding</c> (text SOAP 1.1), or a
     /// <c>CustomBinding</c> of an encoding element and <c>HttpTransportBindingElement</c> (e.g. binary encoding).
+    /// Clients of any transfer mode are served: a streamed request arrives chunked and is read whole (up to
+    /// MaxReceivedMessageSize), and every reply is written whole with a Content-Length, which streamed clients read
+    /// as a stream.
     /// </summary>
     public SoapServiceHostBuilder AddHttpEndpoint<TContract>(string path, Binding binding)
         where TContract : class =>
-        AddEndpoint(typeof(TContract), path, binding, "http");
+        AddEndpoint(typeof(TContract), path, binding, "http", null);
+
+    /// <summary>
+    /// Adds an HTTP endpoint as <see cref="AddHttpEndpoint{TContract}(string, Binding)"/> does, and lets
+    /// <paramref name="configure"/> change its description before the host applies its behaviors.
+    /// </summary>
+    public SoapServiceHostBuilder AddHttpEndpoint<TContract>(string path, Binding binding, Action<ServiceEndpoint> configure)
+        where TContract : class =>
+        AddEndpoint(typeof(TContract), path, binding, "http", configure ?? throw new ArgumentNullException(nameof(configure)));
 
     internal ServiceInstances ServiceFor(Type contract) =>
         services.TryGetValue(contract, out ServiceInstances? instances)
             ? instances
             : throw new InvalidOperationException($"No service was added for contract '{contract.FullName}'; call AddService first.");
 
-    private SoapServiceHostBuilder AddEndpoint(Type contract, string path, Binding binding, string scheme)
+    private SoapServiceHostBuilder AddEndpoint(Type contract, string path, Binding binding, string scheme, Action<ServiceEndpoint>? configure)
     {
         ArgumentNullException.ThrowIfNull(binding);
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
@@ -107,11 +128,11 @@ public sealed class SoapServiceHostBuilder
             throw new ArgumentException($"A {scheme} endpoint at '{normalized}' already exists.", nameof(path));
         }
 
-        endpoints.Add(new EndpointRegistration(contract, normalized, binding, scheme));
+        endpoints.Add(new EndpointRegistration(contract, normalized, binding, scheme, configure));
         return this;
     }
 
     internal sealed record ServiceInstances(Func<object> Create, bool PerCall);
 
-    internal sealed record EndpointRegistration(Type Contract, string Path, Binding Binding, string Scheme);
+    internal sealed record EndpointRegistration(Type Contract, string Path, Binding Binding, string Scheme, Action<ServiceEndpoint>? Configure);
 }

@@ -10,8 +10,12 @@ public sealed class CountingEncodingBindingElement(MessageEncodingBindingElement
 {
     public const string CountedContentType = "application/x-counted";
 
-    public static int Reads;
-    public static int Writes;
+    private static int reads;
+    private static int writes;
+
+    public static int Reads => Volatile.Read(ref reads);
+
+    public static int Writes => Volatile.Read(ref writes);
 
     public override MessageVersion MessageVersion
     {
@@ -56,25 +60,25 @@ public sealed class CountingEncodingBindingElement(MessageEncodingBindingElement
 
         public override Message ReadMessage(ArraySegment<byte> buffer, BufferManager bufferManager, string contentType)
         {
-            Interlocked.Increment(ref Reads);
+            Interlocked.Increment(ref reads);
             return inner.ReadMessage(buffer, bufferManager, inner.ContentType);
         }
 
         public override Message ReadMessage(Stream stream, int maxSizeOfHeaders, string contentType)
         {
-            Interlocked.Increment(ref Reads);
+            Interlocked.Increment(ref reads);
             return inner.ReadMessage(stream, maxSizeOfHeaders, inner.ContentType);
         }
 
         public override ArraySegment<byte> WriteMessage(Message message, int maxMessageSize, BufferManager bufferManager, int messageOffset)
         {
-            Interlocked.Increment(ref Writes);
+            Interlocked.Increment(ref writes);
             return inner.WriteMessage(message, maxMessageSize, bufferManager, messageOffset);
         }
 
         public override void WriteMessage(Message message, Stream stream)
         {
-            Interlocked.Increment(ref Writes);
+            Interlocked.Increment(ref writes);
             inner.WriteMessage(message, stream);
         }
     }

@@ -125,6 +125,46 @@ public sealed class HostingTests
         Assert.True(CountingEncodingBindingElement.Writes - writes >= 4, $"writes: {CountingEncodingBindingElement.Writes - writes}");
     }
 
+    [Theory]
+    [InlineData("tcp")]
+    [InlineData("text")]
+    public async Task An_endpoint_description_can_be_changed_before_its_behaviors_apply(string transport)
+    {
+        // The configured endpoint reads at most one object per message; the plain one, of the same contract, has no such limit.
+        Uri? configured = null;
+        void Limit(System.ServiceModel.Description.ServiceEndpoint endpoint)
+        {
+            configured = endpoint.Address.Uri;
+            endpoint.Contract.Operations.Find("Revise")!.Behaviors
+                .Find<System.ServiceModel.Description.DataContractSerializerOperationBehavior>()!.MaxItemsInObjectGraph = 1;
+        }
+
+        await using var host = await SoapServiceHost.StartAsync(b =>
+        {
+            b.IncludeExceptionDetailInFaults = true;
+            b.AddService<ITestService>(new TestService());
+            if (Bindings.IsTcp(transport))
+            {
+                b.AddNetTcpEndpoint<ITestService>("/plain", Bindings.Create(transport)).AddNetTcpEndpoint<ITestService>("/limited", Bindings.Create(transport), Limit);
+            }
+            else
+            {
+                b.AddHttpEndpoint<ITestService>("/plain", Bindings.Create(transport)).AddHttpEndpoint<ITestService>("/limited", Bindings.Create(transport), Limit);
+            }
+        });
+        Assert.Equal("/limited", configured?.AbsolutePath);
+        var order = new Order { Id = 1, Customer = "c", Amounts = [1m, 2m] };
+
+        await using (var plain = await TestClient.OpenAsync(new ChannelFactory<ITestService>(Bindings.Create(transport), new EndpointAddress(host.GetEndpointAddress("/plain")))))
+        {
+            Assert.Equal(2, (await plain.Proxy.ReviseAsync(order)).Id);
+        }
+
+        await using var limited = await TestClient.OpenAsync(new ChannelFactory<ITestService>(Bindings.Create(transport), new EndpointAddress(host.GetEndpointAddress("/limited"))));
+        var refused = await Assert.ThrowsAnyAsync<CommunicationException>(() => limited.Proxy.ReviseAsync(order));
+        Assert.Contains("object graph is '1'", refused.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task A_contract_without_a_service_is_refused_at_start()
     {

@@ -33,22 +33,23 @@ public sealed class InspectorPipelineTests
         IClientMessageFormatter formatter = runtime.ClientOperations.Single(o => o.Name == "Echo").Formatter;
         DataSet value = SampleData.Orders();
 
-        byte[] first = Send(formatter, inspector, encoder, value);
+        (byte[] first, object? state) = Send(formatter, inspector, encoder, value);
         Assert.False(SerializerLevelTests.HasMarker(first));
-        Assert.True(CountingProxy.Contains(first, SurrogateNegotiation.Namespace), "every request announces");
+        Assert.True(CountingProxy.Contains(first, SurrogateNegotiation.Namespace), "a request of an operation with the attribute announces");
 
         Message reply = Message.CreateMessage(encoder.MessageVersion, "reply");
-        SurrogateNegotiation.Announce(reply);
-        inspector.AfterReceiveReply(ref reply, null);
+        SurrogateHeaders.Announce(reply, PayloadReads.Everything);
+        inspector.AfterReceiveReply(ref reply, state);
 
-        byte[] second = Send(formatter, inspector, encoder, value);
+        (byte[] second, state) = Send(formatter, inspector, encoder, value);
         Assert.True(SerializerLevelTests.HasMarker(second));
         DataSet read = ReadRequest(encoder, second);
         Assert.Equal(SampleData.Describe(value), SampleData.Describe(read));
 
+        // A reply without the announcement to a payload request: the service behind the endpoint does not read it.
         Message plainReply = Message.CreateMessage(encoder.MessageVersion, "reply");
-        inspector.AfterReceiveReply(ref plainReply, null);
-        Assert.False(SerializerLevelTests.HasMarker(Send(formatter, inspector, encoder, value)));
+        inspector.AfterReceiveReply(ref plainReply, state);
+        Assert.False(SerializerLevelTests.HasMarker(Send(formatter, inspector, encoder, value).Wire));
         factory.Abort();
     }
 
@@ -59,34 +60,38 @@ public sealed class InspectorPipelineTests
         MessageEncoder encoder = (encoding == "binary"
             ? (MessageEncodingBindingElement)new BinaryMessageEncodingBindingElement()
             : new TextMessageEncodingBindingElement()).CreateMessageEncoderFactory().Encoder;
-        var inspector = new SurrogateDispatchInspector();
+        var provider = new DataSetSurrogateProvider("Echo", SurrogateSide.Service);
+        var operations = new OperationTable<DataSetSurrogateProvider>([new SurrogateOperation("request", IsOneWay: false)]);
+        operations.Cover("request", provider);
+        var inspector = new SurrogateDispatchInspector(operations);
         foreach (bool announced in new[] { false, true })
         {
             Message request = Message.CreateMessage(encoder.MessageVersion, "request");
             if (announced)
             {
-                SurrogateNegotiation.Announce(request);
+                SurrogateHeaders.AskForPayload(request);
             }
 
             object? state = inspector.AfterReceiveRequest(ref request, null!, null!);
             var serializer = new DataContractSerializer(typeof(DataSet), "value", Shop.Namespace);
-            serializer.SetSerializationSurrogateProvider(new DataSetSurrogateProvider("Echo", SurrogateSide.Service));
+            serializer.SetSerializationSurrogateProvider(provider);
             Message reply = Message.CreateMessage(encoder.MessageVersion, "reply", SampleData.Orders(), serializer);
             inspector.BeforeSendReply(ref reply, state);
             using var stream = new MemoryStream();
             encoder.WriteMessage(reply, stream);
             Assert.Equal(announced, SerializerLevelTests.HasMarker(stream.ToArray()));
-            Assert.Equal(announced, SurrogateNegotiation.Announced(encoder.ReadMessage(new MemoryStream(stream.ToArray()), int.MaxValue)));
+            PayloadReads said = SurrogateHeaders.ReadAnnouncement(encoder.ReadMessage(new MemoryStream(stream.ToArray()), int.MaxValue));
+            Assert.Equal(announced, said.IsEverything);
         }
     }
 
-    private static byte[] Send(IClientMessageFormatter formatter, IClientMessageInspector inspector, MessageEncoder encoder, DataSet value)
+    private static (byte[] Wire, object? State) Send(IClientMessageFormatter formatter, IClientMessageInspector inspector, MessageEncoder encoder, DataSet value)
     {
         Message request = formatter.SerializeRequest(encoder.MessageVersion, [value]);
-        inspector.BeforeSendRequest(ref request, null!);
+        object? state = inspector.BeforeSendRequest(ref request, null!);
         using var stream = new MemoryStream();
         encoder.WriteMessage(request, stream);
-        return stream.ToArray();
+        return (stream.ToArray(), state);
     }
 
     private static DataSet ReadRequest(MessageEncoder encoder, byte[] bytes)

@@ -8,8 +8,9 @@ namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
 /// A rolling upgrade behind one address: a client that learned from a service with the attribute is sent on to one
-/// without it (the relay plays the load balancer). The old service must never read a payload request as an empty
-/// DataSet: the mustUnderstand marker makes it refuse such a request, and the client goes back to plain requests.
+/// without it, or with it on fewer operations (the relay plays the load balancer). That service must never read a
+/// payload request as an empty DataSet: the mustUnderstand marker makes it refuse such a request, and the client goes
+/// back to plain requests.
 /// </summary>
 public sealed class MixedFleetTests : IAsyncLifetime
 {
@@ -86,6 +87,29 @@ public sealed class MixedFleetTests : IAsyncLifetime
             Assert.Equal(rows, await second.CountRowsAsync(orders));
             Assert.False(CountingProxy.Contains(relay.Sent, SurrogatePayload.PayloadNamespace), "a session with an old service sends plain XML");
         }
+    }
+
+    [Fact]
+    public async Task A_service_behind_the_address_with_the_attribute_on_fewer_operations_refuses_rather_than_reads_empty()
+    {
+        // Behind one address the service moves from the attribute on the contract to the attribute on Echo only.
+        var service = new PlacementService();
+        _newService = await SoapServiceHost.StartAsync(b => b.AddService<IPlacementOnContract>(service).AddHttpEndpoint<IPlacementOnContract>(Path, Binding("text")));
+        _oldService = await SoapServiceHost.StartAsync(b => b.AddService<IPlacementOnOperation>(service).AddHttpEndpoint<IPlacementOnOperation>(Path, Binding("text")));
+        await using var relay = new CountingProxy(_newService.GetEndpointAddress(Path).Port);
+        IPlacementOnContract client = new ChannelFactory<IPlacementOnContract>(Binding("text"), Address("text", relay)).CreateChannel();
+        DataSet orders = SampleData.Orders();
+        await client.EchoAsync("learn", orders);
+
+        relay.Retarget(_oldService!.GetEndpointAddress(Path).Port);
+        var refused = await Assert.ThrowsAnyAsync<CommunicationException>(() => client.EchoOtherAsync("refused", orders));
+        Assert.Contains(SurrogateNegotiation.PayloadHeaderName, refused.Message, StringComparison.Ordinal);
+        Assert.False(service.HasReceived("refused"), "the operation must not run");
+
+        relay.Reset();
+        Assert.Equal(RowCount(orders), RowCount(await client.EchoOtherAsync("plain", orders)));
+        Assert.Equal(RowCount(orders), RowCount(await service.ReceivedAsync("plain")));
+        Assert.False(CountingProxy.Contains(relay.Sent, SurrogatePayload.PayloadNamespace), "after the refusal requests are plain");
     }
 
     private async Task<CountingProxy> StartFleetAsync(string transport)

@@ -21,6 +21,9 @@ public abstract class ShopHost : IAsyncLifetime
     public const string OldLarge = "/old-large";
     public const string OneOperation = "/one-operation";
 
+    /// <summary>The endpoint serving the placement contract built with the attribute at <paramref name="placement"/>.</summary>
+    public static string PlacementPath(Placement placement) => "/placement-" + placement.ToString().ToLowerInvariant();
+
     private const int LargeMessage = 64 << 20;
 
     private SoapServiceHost? _host;
@@ -32,6 +35,12 @@ public abstract class ShopHost : IAsyncLifetime
     public ICountingRelay Proxy => _proxy ?? throw new InvalidOperationException("Not started.");
 
     public abstract string TransportName { get; }
+
+    /// <summary>The service behind every placement endpoint; it records what each call delivered.</summary>
+    public PlacementService Placements { get; } = new();
+
+    /// <summary>Whether a channel of this transport has a session (net.tcp buffered), so it learns from its own service.</summary>
+    public virtual bool HasSession => false;
 
     /// <summary>
     /// Whether the WCF client's error for a reply over MaxReceivedMessageSize names that setting. Over HTTP it does;
@@ -54,13 +63,17 @@ public abstract class ShopHost : IAsyncLifetime
         _host = await SoapServiceHost.StartAsync(b =>
         {
             b.HttpUnixSocketPath = socketPath;
-            b.AddService<IShop>(service).AddService<IShopOld>(service).AddService<IShopOneOperation>(new OneOperationShopService());
+            b.AddService<IShop>(service).AddService<IShopOld>(service).AddService<IShopOneOperation>(new OneOperationShopService())
+                .AddService<IPlacementOnContract>(Placements).AddService<IPlacementOnOperation>(Placements).AddService<IPlacementAbsent>(Placements);
             Add<IShop>(b, New, large: false);
             Add<IShop>(b, NewSecond, large: false);
             Add<IShopOld>(b, Old, large: false);
             Add<IShop>(b, NewLarge, large: true);
             Add<IShopOld>(b, OldLarge, large: true);
             Add<IShopOneOperation>(b, OneOperation, large: false);
+            Add<IPlacementOnContract>(b, PlacementPath(Placement.Contract), large: false);
+            Add<IPlacementOnOperation>(b, PlacementPath(Placement.Operation), large: false);
+            Add<IPlacementAbsent>(b, PlacementPath(Placement.Absent), large: false);
         });
         _proxy = socketPath is null
             ? new CountingProxy(_host.GetEndpointAddress(New).Port)
@@ -91,6 +104,13 @@ public abstract class ShopHost : IAsyncLifetime
         var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(Host.GetEndpointAddress(path)));
         Proxy.Route(factory.Endpoint);
         return factory;
+    }
+
+    /// <summary>A channel of <paramref name="contract"/> (a contract interface) at <paramref name="path"/>, through the relay.</summary>
+    public object OpenChannel(Type contract, string path)
+    {
+        object factory = typeof(ShopHost).GetMethod(nameof(CreateFactory))!.MakeGenericMethod(contract).Invoke(this, [path, null])!;
+        return factory.GetType().GetMethod("CreateChannel", Type.EmptyTypes)!.Invoke(factory, null)!;
     }
 
     private void Add<TContract>(SoapServiceHostBuilder builder, string path, bool large)
@@ -129,22 +149,45 @@ public abstract class ShopHost : IAsyncLifetime
     }
 }
 
-public sealed class NetTcpShopHost : ShopHost
+public class NetTcpShopHost : ShopHost
 {
     public override string TransportName => "net.tcp binary";
 
     public override bool QuotaErrorNamesTheSetting => false;
 
+    public override bool HasSession => TransferMode == TransferMode.Buffered;
+
     protected override bool IsNetTcp => true;
+
+    protected virtual TransferMode TransferMode => TransferMode.Buffered;
 
     public override Binding CreateBinding(bool large)
     {
-        var binding = new NetTcpBinding(SecurityMode.None);
+        var binding = new NetTcpBinding(SecurityMode.None) { TransferMode = TransferMode };
         if (large)
         {
             RaiseQuotas(binding);
         }
 
+        return binding;
+    }
+}
+
+/// <summary>net.tcp with TransferMode.Streamed: no session, messages framed as unsized envelopes.</summary>
+public sealed class NetTcpStreamedShopHost : NetTcpShopHost
+{
+    public override string TransportName => "net.tcp binary, streamed";
+
+    protected override TransferMode TransferMode => TransferMode.Streamed;
+
+    /// <summary>
+    /// The same binding with 64 KB connection buffers: the client sizes its socket buffers by them, and with the
+    /// default 8 KB a large streamed message over loopback advances on delayed-ACK timers (a 2 MB echo took 14 s).
+    /// </summary>
+    public override Binding CreateBinding(bool large)
+    {
+        var binding = new CustomBinding(base.CreateBinding(large));
+        binding.Elements.Find<TcpTransportBindingElement>()!.ConnectionBufferSize = 64 * 1024;
         return binding;
     }
 }
@@ -155,9 +198,11 @@ public class BasicHttpShopHost : ShopHost
 
     protected override bool IsNetTcp => false;
 
+    protected virtual TransferMode TransferMode => TransferMode.Buffered;
+
     public override Binding CreateBinding(bool large)
     {
-        var binding = new BasicHttpBinding();
+        var binding = new BasicHttpBinding { TransferMode = TransferMode };
         if (large)
         {
             RaiseQuotas(binding);
@@ -183,6 +228,14 @@ public class BinaryHttpShopHost : ShopHost
 
         return binding;
     }
+}
+
+/// <summary>BasicHttp with TransferMode.Streamed: chunked requests, replies read from the response stream.</summary>
+public sealed class BasicHttpStreamedShopHost : BasicHttpShopHost
+{
+    public override string TransportName => "BasicHttp text, streamed";
+
+    protected override TransferMode TransferMode => TransferMode.Streamed;
 }
 
 public sealed class UnixSocketBasicHttpShopHost : BasicHttpShopHost

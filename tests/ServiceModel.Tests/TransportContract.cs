@@ -153,7 +153,7 @@ public abstract partial class TransportContract(ShopHost host, ITestOutputHelper
         clock.Stop();
         Assert.True(reply.IsFault, "a refused payload must come back as a fault");
         MessageFault fault = MessageFault.CreateFault(reply, 64 * 1024);
-        string reason = fault.Reason.GetMatchingTranslation().Text;
+        string reason = fault.Reason.GetMatchingTranslation(System.Globalization.CultureInfo.GetCultureInfo("en-US")).Text;
         output.WriteLine($"{Host.TransportName}: fault after {clock.ElapsedMilliseconds} ms: {reason}");
         Assert.Contains("DataSetSurrogate", reason, StringComparison.Ordinal);
     }
@@ -251,12 +251,13 @@ public abstract partial class TransportContract(ShopHost host, ITestOutputHelper
         return factory.CreateChannel();
     }
 
-    private void AssertFormat(bool request, bool reply)
+    private void AssertFormat(bool request, bool reply, string? call = null)
     {
+        string what = call is null ? Host.TransportName : $"{Host.TransportName}, {call}";
         Assert.True(request == CountingProxy.Contains(Host.Proxy.Sent, SurrogatePayload.PayloadNamespace),
-            $"{Host.TransportName}: request should travel as {(request ? "the payload" : "plain XML")}");
+            $"{what}: request should travel as {(request ? "the payload" : "plain XML")}");
         Assert.True(reply == CountingProxy.Contains(Host.Proxy.Received, SurrogatePayload.PayloadNamespace),
-            $"{Host.TransportName}: reply should travel as {(reply ? "the payload" : "plain XML")}");
+            $"{what}: reply should travel as {(reply ? "the payload" : "plain XML")}");
     }
 
     private Message ForgedCountRows()
@@ -324,6 +325,12 @@ public sealed class NetTcpTransportTests(NetTcpShopHost host, ITestOutputHelper 
 
 public sealed class BasicHttpTransportTests(BasicHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<BasicHttpShopHost>;
+
+public sealed class NetTcpStreamedTransportTests(NetTcpStreamedShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<NetTcpStreamedShopHost>;
+
+public sealed class BasicHttpStreamedTransportTests(BasicHttpStreamedShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<BasicHttpStreamedShopHost>;
 
 public sealed class BinaryHttpTransportTests(BinaryHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<BinaryHttpShopHost>;
