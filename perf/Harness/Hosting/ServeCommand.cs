@@ -2,7 +2,7 @@ using System.Net;
 using System.Text.Json;
 using Surrogate.AsmxCompare;
 using Surrogate.Perf.Harness.Measurement;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 
 namespace Surrogate.Perf.Harness.Hosting;
 
