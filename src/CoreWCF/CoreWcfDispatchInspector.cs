@@ -8,8 +8,9 @@ namespace Surrogate.CoreWCF;
 /// <summary>
 /// The service half on CoreWCF messages (one per endpoint's dispatch runtime): reads and writes the negotiation headers
 /// and wraps messages, as System.ServiceModel's dispatch inspector does; <see cref="ServiceNegotiator{TReader}"/>
-/// decides. A payload request for an operation without the attribute keeps its mandatory Payload header not
-/// understood, so CoreWCF refuses it with a MustUnderstand fault before invoking the operation.
+/// decides. A payload request for an operation without the attribute is refused here with the MustUnderstand fault,
+/// before its body is read: CoreWCF reads the parameters before it checks mandatory headers, and DataSet's own reader
+/// would otherwise meet the payload element first (an internal-error fault instead of one naming the header).
 /// </summary>
 internal sealed class CoreWcfDispatchInspector(OperationTable<DataSetSurrogateProvider> operations) : IDispatchMessageInspector
 {
@@ -26,6 +27,10 @@ internal sealed class CoreWcfDispatchInspector(OperationTable<DataSetSurrogatePr
         if (decision.UnderstandPayloadMarker)
         {
             CoreWcfHeaders.UnderstandPayloadMarker(request);
+        }
+        else if (CoreWcfHeaders.IsMarkedPayload(request))
+        {
+            throw CoreWcfHeaders.PayloadNotUnderstood(request);
         }
 
         if (decision.Reader is { } reader)
@@ -67,6 +72,20 @@ internal static class CoreWcfHeaders
         {
             Add(reply, SurrogateNegotiation.ActionsHeaderName, PayloadReads.FormatActions(reads.Actions));
         }
+    }
+
+    public static bool IsMarkedPayload(Message request) =>
+        CanCarryHeaders(request) && request.Headers.FindHeader(SurrogateNegotiation.PayloadHeaderName, SurrogateNegotiation.Namespace) >= 0;
+
+    /// <summary>The MustUnderstand fault WCF sends for a mandatory header it does not understand, for the Payload marker.</summary>
+    public static FaultException PayloadNotUnderstood(Message request)
+    {
+        string envelope = request.Version.Envelope == EnvelopeVersion.Soap11
+            ? "http://schemas.xmlsoap.org/soap/envelope/"
+            : "http://www.w3.org/2003/05/soap-envelope";
+        return new FaultException(
+            new FaultReason($"The header '{SurrogateNegotiation.PayloadHeaderName}' from the namespace '{SurrogateNegotiation.Namespace}' was not understood by the recipient of this message, causing the message to not be processed."),
+            new FaultCode("MustUnderstand", envelope));
     }
 
     /// <summary>Tells the dispatcher that this end understood the mandatory payload marker.</summary>

@@ -10,9 +10,11 @@ namespace Surrogate.CoreWCF;
 
 /// <summary>
 /// The CoreWCF service behavior behind <see cref="DataSetSurrogateServiceCollectionExtensions.AddDataSetSurrogate"/>:
-/// gives every endpoint whose contract carries <see cref="DataSetSurrogateAttribute"/> (on the interface or on
-/// operation methods) a <see cref="SurrogateEndpointBehavior"/>. Service behaviors run before the endpoints are built,
-/// and the endpoint behavior applies before the operations' serializer behaviors do.
+/// gives every endpoint a <see cref="SurrogateEndpointBehavior"/>, which covers the operations that carry
+/// <see cref="DataSetSurrogateAttribute"/> (on the contract interface or on the operation method); on an endpoint
+/// without any it only refuses payload requests with the MustUnderstand fault, as a service without the attribute
+/// should. Service behaviors run before the endpoints are built, and the endpoint behavior applies before the
+/// operations' serializer behaviors do.
 /// </summary>
 internal sealed class SurrogateServiceBehavior(SurrogateOptions options) : IServiceBehavior
 {
@@ -23,8 +25,7 @@ internal sealed class SurrogateServiceBehavior(SurrogateOptions options) : IServ
         ArgumentNullException.ThrowIfNull(endpoints);
         foreach (ServiceEndpoint endpoint in endpoints)
         {
-            if (endpoint.Contract.Operations.Any(o => SurrogateEndpointBehavior.AttributeOf(o) is not null)
-                && !endpoint.EndpointBehaviors.Contains(typeof(SurrogateEndpointBehavior)))
+            if (!endpoint.EndpointBehaviors.Contains(typeof(SurrogateEndpointBehavior)))
             {
                 endpoint.EndpointBehaviors.Add(new SurrogateEndpointBehavior(options));
             }
