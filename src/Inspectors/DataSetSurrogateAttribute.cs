@@ -37,6 +37,11 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
     {
         ArgumentNullException.ThrowIfNull(contractDescription);
         ArgumentNullException.ThrowIfNull(clientRuntime);
+        if (endpoint is not null && SurrogateBindings.StallingConnectionBuffer(endpoint) is { } bufferSize)
+        {
+            SurrogateEventSource.Log.SmallConnectionBufferOnLoopback(endpoint.Address.Uri.ToString(), bufferSize);
+        }
+
         OperationTable<DataSetSurrogateProvider> table = ClientInspectorFor(clientRuntime, contractDescription).Operations;
         foreach (OperationDescription operation in contractDescription.Operations)
         {

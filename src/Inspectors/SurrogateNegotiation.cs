@@ -67,7 +67,7 @@ internal static class SurrogateHeaders
         int index = reply.Headers.FindHeader(SurrogateNegotiation.ActionsHeaderName, SurrogateNegotiation.Namespace);
         try
         {
-            return index < 0 ? PayloadReads.Nothing : PayloadReads.Of(ParseActions(reply.Headers.GetHeader<string>(index)));
+            return index < 0 ? PayloadReads.Nothing : PayloadReads.Of(PayloadReads.ParseActions(reply.Headers.GetHeader<string>(index)));
         }
         catch (Exception e) when (e is SerializationException or XmlException or CommunicationException)
         {
@@ -83,17 +83,9 @@ internal static class SurrogateHeaders
         }
         else if (reads.Actions.Count > 0)
         {
-            Add(reply, SurrogateNegotiation.ActionsHeaderName, FormatActions(reads.Actions), mustUnderstand: false);
+            Add(reply, SurrogateNegotiation.ActionsHeaderName, PayloadReads.FormatActions(reads.Actions), mustUnderstand: false);
         }
     }
-
-    /// <summary>The actions separated by spaces; a space or '%' inside an action is written as %20 or %25.</summary>
-    public static string FormatActions(IEnumerable<string> actions) =>
-        string.Join(' ', actions.Order(StringComparer.Ordinal).Select(a => a.Replace("%", "%25", StringComparison.Ordinal).Replace(" ", "%20", StringComparison.Ordinal)));
-
-    public static IEnumerable<string> ParseActions(string? value) =>
-        (value ?? string.Empty).Split(' ', StringSplitOptions.RemoveEmptyEntries)
-            .Select(a => a.Replace("%20", " ", StringComparison.Ordinal).Replace("%25", "%", StringComparison.Ordinal));
 
     public static void MarkPayload(Message request) => Add(request, SurrogateNegotiation.PayloadHeaderName, SurrogateNegotiation.Version, mustUnderstand: true);
 

@@ -1,5 +1,5 @@
 using System.ServiceModel;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 using Xunit;
 
 namespace Surrogate.Integration.Tests;

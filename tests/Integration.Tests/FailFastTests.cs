@@ -2,7 +2,7 @@ using System.Data;
 using System.Diagnostics;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 using Xunit;
 
 namespace Surrogate.Integration.Tests;

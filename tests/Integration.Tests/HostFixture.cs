@@ -1,6 +1,6 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 using Xunit;
 
 namespace Surrogate.Integration.Tests;

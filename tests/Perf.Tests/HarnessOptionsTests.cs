@@ -12,7 +12,8 @@ public sealed class HarnessOptionsTests
         var options = HarnessOptions.Parse([]);
         Assert.Equal("full", options.Profile.Name);
         Assert.Equal(["small", "rows-10000", "rows-15000", "orders"], options.Scenarios);
-        Assert.Equal(["nettcp-binary", "nettcp-surrogate", "basichttp-text", "asmx-text", "objects"], options.Cases);
+        Assert.Equal(["nettcp-binary", "nettcp-surrogate", "nettcp-binary-load", "nettcp-surrogate-load", "basichttp-text", "asmx-text", "objects"], options.Cases);
+        Assert.Null(options.Server);
         Assert.True(options.Pin);
         Assert.False(options.Trace);
         Assert.Null(options.Link);

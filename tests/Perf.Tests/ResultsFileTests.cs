@@ -7,7 +7,7 @@ namespace Surrogate.Perf.Tests;
 [Collection(HarnessRunCollection.Name)]
 public sealed class ResultsFileTests
 {
-    private static readonly string[] DataSetCases = ["nettcp-binary", "nettcp-surrogate", "basichttp-text", "asmx-text"];
+    private static readonly string[] DataSetCases = ["nettcp-binary", "nettcp-surrogate", "nettcp-binary-load", "nettcp-surrogate-load", "basichttp-text", "asmx-text"];
     private readonly HarnessRunFixture run;
 
     public ResultsFileTests(HarnessRunFixture run) => this.run = run;
@@ -59,13 +59,15 @@ public sealed class ResultsFileTests
         Assert.Equal(run.Scenarios.OrderBy(s => s), floors.Select(f => f.GetProperty("Scenario").GetString()!).OrderBy(s => s));
         Assert.All(floors, f => Assert.True(f.GetProperty("MedianMilliseconds").GetDouble() > 0));
         Assert.False(string.IsNullOrEmpty(root.GetProperty("Environment").GetProperty("Pinning").GetString()));
+        Assert.False(string.IsNullOrEmpty(root.GetProperty("Environment").GetProperty("Server").GetString()));
     }
 
     [Fact]
     public void Markdown_has_the_results_table_and_the_column_legend()
     {
         string md = File.ReadAllText(run.PathOf("results.md"));
-        Assert.Contains("| case | scenario |", md);
+        Assert.Contains("| case | direction | scenario |", md);
+        Assert.Contains("- server: **", md);
         Assert.Contains("## Build floor", md);
         Assert.Contains("## Columns", md);
         Assert.Contains("[DataSetSurrogate], NetTcp binary", md);

@@ -52,9 +52,23 @@ public sealed class CountingProxy : ICountingRelay
 
     public void Reset() => _recording.Reset();
 
-    /// <summary>A client keeps the host's address with the relay's port.</summary>
-    public void Route(ServiceEndpoint endpoint) =>
-        endpoint.Address = new EndpointAddress(new UriBuilder(endpoint.Address.Uri) { Port = Port }.Uri);
+    /// <summary>
+    /// Makes a client dial the relay's port. With WS-Addressing (net.tcp) it keeps the host's address, since its To
+    /// header must name the endpoint the host knows, and sends to the relay as to a load balancer (a via); without
+    /// (HTTP) the address itself takes the relay's port.
+    /// </summary>
+    public void Route(ServiceEndpoint endpoint)
+    {
+        var relay = new UriBuilder(endpoint.Address.Uri) { Port = Port }.Uri;
+        if (endpoint.Binding.MessageVersion.Addressing == System.ServiceModel.Channels.AddressingVersion.None)
+        {
+            endpoint.Address = new EndpointAddress(relay);
+        }
+        else
+        {
+            endpoint.EndpointBehaviors.Add(new RelayVia(relay));
+        }
+    }
 
     public static bool Contains(byte[] bytes, string text) => bytes.AsSpan().IndexOf(Encoding.UTF8.GetBytes(text)) >= 0;
 
@@ -129,6 +143,24 @@ public sealed class CountingProxy : ICountingRelay
         {
             from.Dispose();
             to.Dispose();
+        }
+    }
+
+    /// <summary>Sends the client's messages to <paramref name="via"/> whatever their address (the client package has no ClientViaBehavior).</summary>
+    private sealed class RelayVia(Uri via) : IEndpointBehavior
+    {
+        public void AddBindingParameters(ServiceEndpoint endpoint, System.ServiceModel.Channels.BindingParameterCollection bindingParameters)
+        {
+        }
+
+        public void ApplyClientBehavior(ServiceEndpoint endpoint, System.ServiceModel.Dispatcher.ClientRuntime clientRuntime) => clientRuntime.Via = via;
+
+        public void ApplyDispatchBehavior(ServiceEndpoint endpoint, System.ServiceModel.Dispatcher.EndpointDispatcher endpointDispatcher)
+        {
+        }
+
+        public void Validate(ServiceEndpoint endpoint)
+        {
         }
     }
 }

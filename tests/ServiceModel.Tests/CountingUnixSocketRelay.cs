@@ -21,12 +21,21 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
     private readonly UnixDomainSocketEndPoint _target;
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _tasks = [];
-    private readonly WireRecording _recording = new();
+    private readonly WireRecording _recording;
 
+    /// <summary>A relay on a new socket of its own in front of <paramref name="targetSocketPath"/>.</summary>
     public CountingUnixSocketRelay(string targetSocketPath)
+        : this(targetSocketPath, UnixSocketHttp.NewPath(), new WireRecording())
     {
+    }
+
+    /// <summary>A relay listening at <paramref name="socketPath"/> that records into <paramref name="recording"/>.</summary>
+    public CountingUnixSocketRelay(string targetSocketPath, string socketPath, WireRecording recording)
+    {
+        TargetPath = targetSocketPath;
         _target = new UnixDomainSocketEndPoint(targetSocketPath);
-        SocketPath = UnixSocketHttp.NewPath();
+        _recording = recording;
+        SocketPath = socketPath;
         _listener.Bind(new UnixDomainSocketEndPoint(SocketPath));
         _listener.Listen();
         _tasks.Add(AcceptAsync());
@@ -34,6 +43,9 @@ public sealed class CountingUnixSocketRelay : ICountingRelay
 
     /// <summary>The socket clients dial; deleted on dispose.</summary>
     public string SocketPath { get; }
+
+    /// <summary>The host's socket.</summary>
+    public string TargetPath { get; }
 
     public byte[] Sent => _recording.Sent;
 

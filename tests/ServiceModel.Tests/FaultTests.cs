@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Data;
 using System.ServiceModel;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 using Surrogate.Tests.Fixtures;
 using Xunit;
 

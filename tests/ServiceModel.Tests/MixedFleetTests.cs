@@ -1,7 +1,7 @@
 using System.Data;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 using Xunit;
 
 namespace Surrogate.ServiceModel.Tests;

@@ -1,7 +1,7 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 
 namespace Surrogate.ServiceModel.Tests;
 

@@ -1,16 +1,15 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using Surrogate.Integration.Tests;
-using Surrogate.SoapHost;
 using Xunit;
 
 namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
-/// One SoapHost per transport with every endpoint the suite needs: the new and the old contract, a second
-/// endpoint of the new contract (the behavior applies once per endpoint), large-quota variants, and a contract with
-/// the attribute on one operation only. Clients dial a counting relay in front of it: over TCP, or over a Unix domain
-/// socket for the hosts that serve HTTP on one.
+/// One service host per transport with every endpoint the suite needs: the new and the old contract, a second
+/// endpoint of the new contract (the behavior applies once per endpoint), large-quota variants, a contract with the
+/// attribute on one operation only, and the placement builds. Clients dial a counting relay in front of it. What kind
+/// of host serves (the stand-in host of tests/StandInHost, or CoreWCF) is the subclass's; the suite sees only
+/// <see cref="IShopServer"/>.
 /// </summary>
 public abstract class ShopHost : IAsyncLifetime
 {
@@ -24,12 +23,13 @@ public abstract class ShopHost : IAsyncLifetime
     /// <summary>The endpoint serving the placement contract built with the attribute at <paramref name="placement"/>.</summary>
     public static string PlacementPath(Placement placement) => "/placement-" + placement.ToString().ToLowerInvariant();
 
-    private const int LargeMessage = 64 << 20;
+    protected const int LargeMessage = 64 << 20;
 
-    private SoapServiceHost? _host;
+    private IShopServer? _server;
     private ICountingRelay? _proxy;
 
-    public SoapServiceHost Host => _host ?? throw new InvalidOperationException("Not started.");
+    /// <summary>The running service host.</summary>
+    public IShopServer Server => _server ?? throw new InvalidOperationException("Not started.");
 
     /// <summary>The relay every client of the suite dials, so tests see the bytes on the wire.</summary>
     public ICountingRelay Proxy => _proxy ?? throw new InvalidOperationException("Not started.");
@@ -38,6 +38,9 @@ public abstract class ShopHost : IAsyncLifetime
 
     /// <summary>The service behind every placement endpoint; it records what each call delivered.</summary>
     public PlacementService Placements { get; } = new();
+
+    /// <summary>The service behind the shop endpoints (new and old contract).</summary>
+    public ShopService Shop { get; } = new();
 
     /// <summary>Whether a channel of this transport has a session (net.tcp buffered), so it learns from its own service.</summary>
     public virtual bool HasSession => false;
@@ -48,36 +51,13 @@ public abstract class ShopHost : IAsyncLifetime
     /// </summary>
     public virtual bool QuotaErrorNamesTheSetting => true;
 
-    protected abstract bool IsNetTcp { get; }
-
-    /// <summary>Whether clients reach the HTTP endpoints over the host's Unix domain socket instead of TCP.</summary>
-    protected virtual bool OverUnixSocket => false;
-
     /// <summary>The binding of both ends; <paramref name="large"/> raises the message size quotas only.</summary>
     public abstract Binding CreateBinding(bool large);
 
     public async Task InitializeAsync()
     {
-        var service = new ShopService();
-        string? socketPath = OverUnixSocket ? UnixSocketHttp.NewPath() : null;
-        _host = await SoapServiceHost.StartAsync(b =>
-        {
-            b.HttpUnixSocketPath = socketPath;
-            b.AddService<IShop>(service).AddService<IShopOld>(service).AddService<IShopOneOperation>(new OneOperationShopService())
-                .AddService<IPlacementOnContract>(Placements).AddService<IPlacementOnOperation>(Placements).AddService<IPlacementAbsent>(Placements);
-            Add<IShop>(b, New, large: false);
-            Add<IShop>(b, NewSecond, large: false);
-            Add<IShopOld>(b, Old, large: false);
-            Add<IShop>(b, NewLarge, large: true);
-            Add<IShopOld>(b, OldLarge, large: true);
-            Add<IShopOneOperation>(b, OneOperation, large: false);
-            Add<IPlacementOnContract>(b, PlacementPath(Placement.Contract), large: false);
-            Add<IPlacementOnOperation>(b, PlacementPath(Placement.Operation), large: false);
-            Add<IPlacementAbsent>(b, PlacementPath(Placement.Absent), large: false);
-        });
-        _proxy = socketPath is null
-            ? new CountingProxy(_host.GetEndpointAddress(New).Port)
-            : new CountingUnixSocketRelay(socketPath);
+        _server = await StartServerAsync();
+        _proxy = _server.CreateRelay();
     }
 
     public async Task DisposeAsync()
@@ -87,9 +67,9 @@ public abstract class ShopHost : IAsyncLifetime
             await _proxy.DisposeAsync();
         }
 
-        if (_host is not null)
+        if (_server is not null)
         {
-            await _host.DisposeAsync();
+            await _server.DisposeAsync();
         }
     }
 
@@ -101,7 +81,7 @@ public abstract class ShopHost : IAsyncLifetime
     {
         Binding binding = CreateBinding(large ?? path.EndsWith("-large", StringComparison.Ordinal));
         binding.SendTimeout = binding.ReceiveTimeout = binding.OpenTimeout = binding.CloseTimeout = TimeSpan.FromSeconds(15);
-        var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(Host.GetEndpointAddress(path)));
+        var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(Server.GetEndpointAddress(path)));
         Proxy.Route(factory.Endpoint);
         return factory;
     }
@@ -113,18 +93,13 @@ public abstract class ShopHost : IAsyncLifetime
         return factory.GetType().GetMethod("CreateChannel", Type.EmptyTypes)!.Invoke(factory, null)!;
     }
 
-    private void Add<TContract>(SoapServiceHostBuilder builder, string path, bool large)
-        where TContract : class
-    {
-        if (IsNetTcp)
-        {
-            builder.AddNetTcpEndpoint<TContract>(path, CreateBinding(large));
-        }
-        else
-        {
-            builder.AddHttpEndpoint<TContract>(path, CreateBinding(large));
-        }
-    }
+    /// <summary>
+    /// Starts the service with every endpoint: <see cref="New"/>, <see cref="NewSecond"/> and <see cref="NewLarge"/>
+    /// (<see cref="IShop"/>), <see cref="Old"/> and <see cref="OldLarge"/> (<see cref="IShopOld"/>), both served by
+    /// <see cref="Shop"/>; <see cref="OneOperation"/>; and <see cref="PlacementPath"/> of each placement, served by
+    /// <see cref="Placements"/>. The large ones have 64 MB message quotas.
+    /// </summary>
+    protected abstract Task<IShopServer> StartServerAsync();
 
     protected static void RaiseQuotas(Binding binding)
     {
@@ -149,105 +124,12 @@ public abstract class ShopHost : IAsyncLifetime
     }
 }
 
-public class NetTcpShopHost : ShopHost
+/// <summary>What the suite needs of a running service host, whatever kind it is.</summary>
+public interface IShopServer : IAsyncDisposable
 {
-    public override string TransportName => "net.tcp binary";
+    /// <summary>The absolute address of the endpoint at <paramref name="path"/>.</summary>
+    Uri GetEndpointAddress(string path);
 
-    public override bool QuotaErrorNamesTheSetting => false;
-
-    public override bool HasSession => TransferMode == TransferMode.Buffered;
-
-    protected override bool IsNetTcp => true;
-
-    protected virtual TransferMode TransferMode => TransferMode.Buffered;
-
-    public override Binding CreateBinding(bool large)
-    {
-        var binding = new NetTcpBinding(SecurityMode.None) { TransferMode = TransferMode };
-        if (large)
-        {
-            RaiseQuotas(binding);
-        }
-
-        return binding;
-    }
-}
-
-/// <summary>net.tcp with TransferMode.Streamed: no session, messages framed as unsized envelopes.</summary>
-public sealed class NetTcpStreamedShopHost : NetTcpShopHost
-{
-    public override string TransportName => "net.tcp binary, streamed";
-
-    protected override TransferMode TransferMode => TransferMode.Streamed;
-
-    /// <summary>
-    /// The same binding with 64 KB connection buffers: the client sizes its socket buffers by them, and with the
-    /// default 8 KB a large streamed message over loopback advances on delayed-ACK timers (a 2 MB echo took 14 s).
-    /// </summary>
-    public override Binding CreateBinding(bool large)
-    {
-        var binding = new CustomBinding(base.CreateBinding(large));
-        binding.Elements.Find<TcpTransportBindingElement>()!.ConnectionBufferSize = 64 * 1024;
-        return binding;
-    }
-}
-
-public class BasicHttpShopHost : ShopHost
-{
-    public override string TransportName => "BasicHttp text";
-
-    protected override bool IsNetTcp => false;
-
-    protected virtual TransferMode TransferMode => TransferMode.Buffered;
-
-    public override Binding CreateBinding(bool large)
-    {
-        var binding = new BasicHttpBinding { TransferMode = TransferMode };
-        if (large)
-        {
-            RaiseQuotas(binding);
-        }
-
-        return binding;
-    }
-}
-
-public class BinaryHttpShopHost : ShopHost
-{
-    public override string TransportName => "binary over HTTP";
-
-    protected override bool IsNetTcp => false;
-
-    public override Binding CreateBinding(bool large)
-    {
-        var binding = new CustomBinding(new BinaryMessageEncodingBindingElement(), new HttpTransportBindingElement());
-        if (large)
-        {
-            RaiseQuotas(binding);
-        }
-
-        return binding;
-    }
-}
-
-/// <summary>BasicHttp with TransferMode.Streamed: chunked requests, replies read from the response stream.</summary>
-public sealed class BasicHttpStreamedShopHost : BasicHttpShopHost
-{
-    public override string TransportName => "BasicHttp text, streamed";
-
-    protected override TransferMode TransferMode => TransferMode.Streamed;
-}
-
-public sealed class UnixSocketBasicHttpShopHost : BasicHttpShopHost
-{
-    public override string TransportName => "BasicHttp text over a Unix socket";
-
-    protected override bool OverUnixSocket => true;
-}
-
-public sealed class UnixSocketBinaryHttpShopHost : BinaryHttpShopHost
-{
-    public override string TransportName => "binary over HTTP over a Unix socket";
-
-    protected override bool OverUnixSocket => true;
+    /// <summary>A counting relay in front of the host, which the suite's clients dial.</summary>
+    ICountingRelay CreateRelay();
 }

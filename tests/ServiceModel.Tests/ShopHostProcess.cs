@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 
 namespace Surrogate.ServiceModel.Tests;
 

@@ -11,7 +11,7 @@ namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
 /// The contract suite every transport runs: real sockets (TCP on 127.0.0.1, or Unix domain sockets), the real WCF
-/// client, SoapHost as the service, and a counting relay in between that shows which format actually travelled.
+/// client, a service host (the stand-in host, or CoreWCF), and a counting relay in between that shows which format actually travelled.
 /// </summary>
 public abstract partial class TransportContract(ShopHost host, ITestOutputHelper output)
 {
@@ -319,24 +319,3 @@ public abstract partial class TransportContract(ShopHost host, ITestOutputHelper
         }
     }
 }
-
-public sealed class NetTcpTransportTests(NetTcpShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<NetTcpShopHost>;
-
-public sealed class BasicHttpTransportTests(BasicHttpShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<BasicHttpShopHost>;
-
-public sealed class NetTcpStreamedTransportTests(NetTcpStreamedShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<NetTcpStreamedShopHost>;
-
-public sealed class BasicHttpStreamedTransportTests(BasicHttpStreamedShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<BasicHttpStreamedShopHost>;
-
-public sealed class BinaryHttpTransportTests(BinaryHttpShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<BinaryHttpShopHost>;
-
-public sealed class UnixSocketBasicHttpTransportTests(UnixSocketBasicHttpShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<UnixSocketBasicHttpShopHost>;
-
-public sealed class UnixSocketBinaryHttpTransportTests(UnixSocketBinaryHttpShopHost host, ITestOutputHelper output)
-    : TransportContract(host, output), IClassFixture<UnixSocketBinaryHttpShopHost>;

@@ -26,7 +26,10 @@ public sealed record HarnessOptions
 
     public IReadOnlyList<string> Scenarios { get; init; } = DefaultScenarios;
 
-    public IReadOnlyList<string> Cases { get; init; } = ComparisonCases.All.Select(c => c.Name).ToList();
+    public IReadOnlyList<string> Cases { get; init; } = ComparisonCases.Defaults;
+
+    /// <summary>With <c>--server</c>: <c>soaphost</c> (the stand-in host) or <c>corewcf</c>; null picks CoreWCF when its server is built.</summary>
+    public string? Server { get; init; }
 
     /// <summary>With <c>--link</c>: the rate of the shaped veth link between client and server; null runs on loopback.</summary>
     public LinkRate? Link { get; init; }
@@ -41,7 +44,11 @@ public sealed record HarnessOptions
           --out <dir>          output folder (default perf/out/<yyyyMMdd-HHmmss>)
           --trace              EventPipe traces of server and client during each measured window, then analyze
           --scenarios a,b      subset of: small, rows-10000, rows-15000, orders
-          --cases a,b          subset of: nettcp-binary, nettcp-surrogate, basichttp-text, asmx-text, objects
+          --cases a,b          subset of: nettcp-binary, nettcp-surrogate, nettcp-binary-load, nettcp-surrogate-load,
+                               basichttp-text, asmx-text, objects; opt-in (default NetTcpBinding, 8 KB client
+                               buffers: the loopback stall): nettcp-binary-8k, nettcp-surrogate-8k
+          --server <name>      soaphost (the stand-in host, tests/StandInHost) or corewcf (perf/CoreWcfServer, built
+                               separately); default: corewcf when its build is found, else soaphost
           --duration <s>       measured seconds per cell (overrides the profile)
           --warmup <s>         warmup seconds per cell (overrides the profile)
           --no-pin             do not pin server and client to separate cores
@@ -64,6 +71,7 @@ public sealed record HarnessOptions
                 "--trace" => options with { Trace = true },
                 "--no-pin" => options with { Pin = false },
                 "--link" => options with { Link = LinkRate.Parse(Value(args, ref i)) },
+                "--server" => options with { Server = List(Value(args, ref i), ["soaphost", "corewcf"], "server") is [var one] ? one : throw new ArgumentException("--server takes one of soaphost, corewcf.") },
                 "--scenarios" => options with { Scenarios = List(Value(args, ref i), DefaultScenarios, "scenario") },
                 "--cases" => options with { Cases = List(Value(args, ref i), ComparisonCases.All.Select(c => c.Name).ToList(), "case") },
                 "--duration" => options with { Profile = options.Profile with { MeasureSeconds = Seconds(Value(args, ref i)) } },

@@ -32,6 +32,12 @@ public sealed class ChildProcess : IAsyncDisposable
     public static ChildProcess Start(string role, int? core, IReadOnlyList<string> prefix, string verb, params string[] args)
     {
         var (harness, harnessArgs) = SelfCommand();
+        return StartCommand(role, core, prefix, [harness, .. harnessArgs, verb, .. args]);
+    }
+
+    /// <summary>Starts <paramref name="program"/> (file and arguments) as <see cref="Start"/> starts the harness: pinned, in the namespace.</summary>
+    public static ChildProcess StartCommand(string role, int? core, IReadOnlyList<string> prefix, IReadOnlyList<string> program)
+    {
         var info = new ProcessStartInfo
         {
             RedirectStandardInput = true,
@@ -41,7 +47,7 @@ public sealed class ChildProcess : IAsyncDisposable
             StandardOutputEncoding = Encoding.UTF8,
         };
         string[] pin = core is { } c ? [Pinning.TasksetPath!, "-c", c.ToString(System.Globalization.CultureInfo.InvariantCulture)] : [];
-        string[] command = [.. prefix, .. pin, harness, .. harnessArgs, verb, .. args];
+        string[] command = [.. prefix, .. pin, .. program];
         info.FileName = command[0];
         foreach (string a in command[1..])
         {

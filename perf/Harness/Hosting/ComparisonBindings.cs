@@ -1,5 +1,7 @@
 using System.ServiceModel;
+using System.ServiceModel.Channels;
 using System.Xml;
+using Surrogate.ServiceModel;
 
 namespace Surrogate.Perf.Harness.Hosting;
 
@@ -21,6 +23,12 @@ public static class ComparisonBindings
         OpenTimeout = Timeout,
         CloseTimeout = Timeout,
     };
+
+    /// <summary>
+    /// The client's NetTcp binding: <see cref="NetTcp"/> with 64 KB connection buffers, the cure for the loopback stall
+    /// that the default 8 KB causes against CoreWCF (docs/wcf.md); the <c>-8k</c> cases keep the default.
+    /// </summary>
+    public static Binding NetTcpClient() => SurrogateBindings.WithConnectionBufferSize(NetTcp());
 
     public static BasicHttpBinding BasicHttp() => new(BasicHttpSecurityMode.None)
     {

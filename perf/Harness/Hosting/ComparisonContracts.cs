@@ -16,6 +16,13 @@ public interface IComparisonService
     /// <summary>Returns <paramref name="count"/> small data-contract objects: the "objects" reference case.</summary>
     [OperationContract]
     SmallObject[] GetObjects(int count);
+
+    /// <summary>The seed benchmark's contract: the DataSet travels to the service and back in one call.</summary>
+    /// <remarks>A DataSet parameter is what CA2356 warns of; the harness measures that contract as users have it, between its own processes.</remarks>
+    [OperationContract]
+#pragma warning disable CA2356
+    DataSet LoadDataSet(DataSet ds);
+#pragma warning restore CA2356
 }
 
 /// <summary>The same contract with the surrogate attribute: DataSets travel as the columnar payload.</summary>
@@ -30,6 +37,12 @@ public interface ISurrogateComparisonService
     /// <inheritdoc cref="IComparisonService.GetObjects" />
     [OperationContract]
     SmallObject[] GetObjects(int count);
+
+    /// <inheritdoc cref="IComparisonService.LoadDataSet" />
+    [OperationContract]
+#pragma warning disable CA2356 // as above
+    DataSet LoadDataSet(DataSet ds);
+#pragma warning restore CA2356
 }
 
 /// <summary>Names shared by both contract interfaces, so their messages are identical apart from the payload.</summary>
@@ -49,4 +62,6 @@ public sealed class ComparisonService : IComparisonService, ISurrogateComparison
     public DataSet GetDataSet(string scenario) => cache.DataSet(scenario);
 
     public SmallObject[] GetObjects(int count) => cache.Objects(count);
+
+    public DataSet LoadDataSet(DataSet ds) => ds;
 }

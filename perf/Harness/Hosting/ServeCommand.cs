@@ -1,33 +1,17 @@
-using System.Net;
-using System.Text.Json;
 using Surrogate.AsmxCompare;
-using Surrogate.Perf.Harness.Measurement;
-using Surrogate.SoapHost;
+using Surrogate.StandInHost;
 
 namespace Surrogate.Perf.Harness.Hosting;
 
-/// <summary>Endpoint keys the server announces and clients look up.</summary>
-public static class ServerEndpoints
-{
-    public const string NetTcpPlain = "nettcp-plain";
-    public const string NetTcpSurrogate = "nettcp-surrogate";
-    public const string BasicHttpPlain = "basichttp-plain";
-    public const string Asmx = "asmx";
-}
-
 /// <summary>
-/// The server process (<c>Harness serve [--listen address]</c>): hosts every endpoint on 127.0.0.1 (or on the given
-/// local address, for <c>--link</c>), prints <c>LISTENING {json}</c>, then answers control lines on stdin:
-/// <c>PRELOAD a,b</c> builds scenarios, <c>STATS</c> prints the process's own counters, <c>QUIT</c> (or end of input)
-/// stops it.
+/// The server process on the stand-in host (<c>Harness serve [--listen address]</c>): every endpoint on 127.0.0.1 (or
+/// on the given local address, for <c>--link</c>), then <see cref="ServerControl"/>'s protocol.
 /// </summary>
 public static class ServeCommand
 {
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
-        IPAddress address = args is ["--listen", string listen] ? IPAddress.Parse(listen)
-            : args.Count == 0 ? IPAddress.Loopback
-            : throw new ArgumentException("serve takes only --listen <address>.");
+        var address = ServerControl.ListenAddress(args);
         var cache = new ScenarioCache();
         var service = new ComparisonService(cache);
         await using var host = await SoapServiceHost.StartAsync(b =>
@@ -48,41 +32,10 @@ public static class ServeCommand
             [ServerEndpoints.BasicHttpPlain] = host.GetEndpointAddress("/plain/text").ToString(),
             [ServerEndpoints.Asmx] = asmx.Address.ToString(),
         };
-        Console.Out.WriteLine("LISTENING " + JsonSerializer.Serialize(endpoints));
-        Console.Out.Flush();
-
-        while (await Console.In.ReadLineAsync() is { } line)
+        return await ServerControl.RunAsync(endpoints, scenario =>
         {
-            string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
-            switch (parts[0])
-            {
-                case "PRELOAD":
-                    foreach (string scenario in parts[1].Split(',', StringSplitOptions.RemoveEmptyEntries))
-                    {
-                        cache.DataSet(scenario);
-                        asmx.Preload(scenario);
-                    }
-
-                    cache.Objects(ComparisonCases.ObjectCount);
-                    Reply("PRELOADED");
-                    break;
-                case "STATS":
-                    Reply("STATS " + JsonSerializer.Serialize(ProcessStats.Capture()));
-                    break;
-                case "QUIT":
-                    return 0;
-                default:
-                    Reply("ERROR unknown command " + parts[0]);
-                    break;
-            }
-        }
-
-        return 0;
-    }
-
-    private static void Reply(string line)
-    {
-        Console.Out.WriteLine(line);
-        Console.Out.Flush();
+            cache.Preload(scenario);
+            asmx.Preload(scenario);
+        });
     }
 }

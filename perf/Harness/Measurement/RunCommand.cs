@@ -21,6 +21,14 @@ public static class RunCommand
     /// <summary>Runs the comparison; 2 when <c>--link</c> cannot be set up (a one-line reason on stderr).</summary>
     public static async Task<int> RunAsync(HarnessOptions options, string commandLine)
     {
+        ServerChoice? server = ServerChoice.Resolve(options.Server);
+        if (server is null)
+        {
+            await Console.Error.WriteLineAsync(ServerChoice.NotBuilt);
+            return 2;
+        }
+
+        options = options with { Server = server.Name };
         if (options.Link is null)
         {
             return await MeasureAsync(options, commandLine, link: null);
@@ -66,6 +74,7 @@ public static class RunCommand
             (GCSettings.IsServerGC ? "server" : "workstation") + ", non-concurrent, both sides",
             Pinning.Describe(options.Pin),
             link?.Describe() ?? "loopback (127.0.0.1), unshaped",
+            ServerChoice.Resolve(options.Server)!.Description,
             $"closed loop, one client, one call at a time; warmup {options.Profile.WarmupSeconds} s, then {options.Profile.MeasureSeconds} s (at least {options.Profile.MinCalls} calls) per cell"
                 + (options.Trace ? "; traced: EventPipe sampling runs during the measured window, so timings include its overhead" : string.Empty),
             SocketByteCounter.Available
@@ -78,7 +87,7 @@ public static class RunCommand
         console.Header();
 
         string[] listen = link is null ? [] : ["--listen", link.ServerAddress.ToString()];
-        await using var server = ChildProcess.Start("server", pin ? 0 : null, link?.ExecPrefix ?? [], "serve", listen);
+        await using var server = ServerChoice.Resolve(options.Server)!.Start(pin ? 0 : null, link?.ExecPrefix ?? [], listen);
         var endpoints = JsonSerializer.Deserialize<Dictionary<string, string>>(await server.ExpectAsync("LISTENING", StartupTimeout))!;
         console.Status("building scenarios on the server");
         await server.SendAsync("PRELOAD " + string.Join(',', options.Scenarios));
@@ -143,6 +152,7 @@ public static class RunCommand
             {
                 Case = comparison.Name,
                 CaseLabel = comparison.Label,
+                Direction = comparison.Direction,
                 Scenario = scenario,
                 Rows = measured.Rows,
                 Calls = measured.Calls,

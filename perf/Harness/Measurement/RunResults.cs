@@ -5,6 +5,9 @@ public sealed record CellResult
 {
     public required string Case { get; init; }
     public required string CaseLabel { get; init; }
+
+    /// <summary><c>reply</c> or <c>both</c> (LoadDataSet: the DataSet travels to the service and back).</summary>
+    public string Direction { get; init; } = "reply";
     public required string Scenario { get; init; }
     public required int Rows { get; init; }
     public required long Calls { get; init; }
@@ -37,6 +40,7 @@ public sealed record RunEnvironment(
     string GcMode,
     string Pinning,
     string Network,
+    string Server,
     string LoadModel,
     string BytesMethod,
     string CostMethod,

@@ -25,6 +25,7 @@ public sealed class ConsoleReporter
         Console.WriteLine($"DataSet transport comparison, {environment.Profile} profile, {environment.Runtime}, {environment.ProcessorCount} cores");
         Console.WriteLine($"pinning: {environment.Pinning}");
         Console.WriteLine($"network: {environment.Network}");
+        Console.WriteLine($"server: {environment.Server}");
         Console.WriteLine($"load: {environment.LoadModel}");
         Console.WriteLine($"output: {outDir}");
     }

@@ -56,7 +56,7 @@ public static class HtmlReport
         html.Append("<ul class=\"env\">")
             .Append(Li($"started {env.StartedUtc:yyyy-MM-dd HH:mm:ss} UTC, profile {env.Profile}, command: {env.CommandLine}"))
             .Append(Li($"{env.Machine}, {env.OperatingSystem}, {env.ProcessorCount} cores, {env.Runtime}, GC {env.GcMode}"))
-            .Append(Li("pinning: " + env.Pinning)).Append(Li("network: " + env.Network)).Append(Li("load: " + env.LoadModel))
+            .Append(Li("pinning: " + env.Pinning)).Append(Li("network: " + env.Network)).Append(Li("server: " + env.Server)).Append(Li("load: " + env.LoadModel))
             .Append(Li("bytes: " + env.BytesMethod)).Append(Li("costs: " + env.CostMethod))
             .Append("</ul>");
         html.Append("""

@@ -11,6 +11,7 @@ public static class MarkdownReport
     [
         ("median / p99 ms", "per-call latency at the client, from sending the request to having the DataSet (HdrHistogram, 3 digits)"),
         ("calls/s", "measured calls divided by the measured window (one client, closed loop)"),
+        ("direction", "reply: the DataSet comes back from the service (GetDataSet); both: it goes to the service and back in one call (LoadDataSet, the -load cases)"),
         ("req / resp KB", "bytes on the wire per call: the kernel's TCP_INFO counters (bytes_acked, bytes_received) of the client's sockets to the server, read around the measured window"),
         ("x time", "median divided by the baseline's median (plain DataSet over NetTcp binary, same scenario; objects: rows-10000)"),
         ("x bytes", "request + response bytes divided by the baseline's"),
@@ -29,16 +30,17 @@ public static class MarkdownReport
         md.AppendLine($"- machine: {env.Machine}, {env.OperatingSystem}, {env.ProcessorCount} cores, {env.Runtime}, GC {env.GcMode}");
         md.AppendLine($"- pinning: {env.Pinning}");
         md.AppendLine($"- network: **{env.Network}**");
+        md.AppendLine($"- server: **{env.Server}**");
         md.AppendLine($"- load model: {env.LoadModel}");
         md.AppendLine($"- bytes: {env.BytesMethod}");
         md.AppendLine($"- costs: {env.CostMethod}");
         md.AppendLine();
         md.AppendLine("## Results").AppendLine();
-        md.AppendLine("| case | scenario | rows | median ms | p99 ms | calls/s | req KB | resp KB | x time | x bytes | x cpu | client cpu ms | server cpu ms | client alloc KB | server alloc KB | client gc0/1/2 | server gc0/1/2 |");
-        md.AppendLine("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+        md.AppendLine("| case | direction | scenario | rows | median ms | p99 ms | calls/s | req KB | resp KB | x time | x bytes | x cpu | client cpu ms | server cpu ms | client alloc KB | server alloc KB | client gc0/1/2 | server gc0/1/2 |");
+        md.AppendLine("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         foreach (CellResult c in report.Cells)
         {
-            md.AppendLine($"| {c.CaseLabel} | {c.Scenario} | {c.Rows} | {Ms(c.Latency.Median)} | {Ms(c.Latency.P99)} | {Num(c.CallsPerSecond)} | " +
+            md.AppendLine($"| {c.CaseLabel} | {c.Direction} | {c.Scenario} | {c.Rows} | {Ms(c.Latency.Median)} | {Ms(c.Latency.P99)} | {Num(c.CallsPerSecond)} | " +
                 $"{Kb(c.RequestBytes)} | {Kb(c.ResponseBytes)} | {Ratio(c.TimeRatio)} | {Ratio(c.BytesRatio)} | {Ratio(c.CpuRatio)} | " +
                 $"{Ms(c.Client.CpuMilliseconds)} | {Ms(c.Server.CpuMilliseconds)} | {Kb(c.Client.AllocatedBytes)} | {Kb(c.Server.AllocatedBytes)} | " +
                 $"{Gc(c.Client)} | {Gc(c.Server)} |");

@@ -20,7 +20,7 @@ public static class ReportWriters
 
     public static readonly string[] CsvColumns =
     [
-        "case", "case_label", "scenario", "rows", "calls", "seconds", "median_ms", "p90_ms", "p99_ms", "max_ms", "mean_ms",
+        "case", "case_label", "direction", "scenario", "rows", "calls", "seconds", "median_ms", "p90_ms", "p99_ms", "max_ms", "mean_ms",
         "calls_per_s", "request_bytes", "response_bytes", "client_alloc_bytes", "client_gen0", "client_gen1", "client_gen2",
         "client_cpu_ms", "server_alloc_bytes", "server_gen0", "server_gen1", "server_gen2", "server_cpu_ms",
         "baseline_scenario", "time_ratio", "bytes_ratio", "cpu_ratio", "alloc_ratio",
@@ -35,7 +35,7 @@ public static class ReportWriters
         {
             object?[] values =
             [
-                c.Case, c.CaseLabel, c.Scenario, c.Rows, c.Calls, c.Seconds, c.Latency.Median, c.Latency.P90, c.Latency.P99,
+                c.Case, c.CaseLabel, c.Direction, c.Scenario, c.Rows, c.Calls, c.Seconds, c.Latency.Median, c.Latency.P90, c.Latency.P99,
                 c.Latency.Max, c.Latency.Mean, c.CallsPerSecond, c.RequestBytes, c.ResponseBytes,
                 c.Client.AllocatedBytes, c.Client.Gen0, c.Client.Gen1, c.Client.Gen2, c.Client.CpuMilliseconds,
                 c.Server.AllocatedBytes, c.Server.Gen0, c.Server.Gen1, c.Server.Gen2, c.Server.CpuMilliseconds,

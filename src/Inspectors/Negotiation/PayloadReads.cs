@@ -37,4 +37,13 @@ internal sealed class PayloadReads
 
     /// <summary>Whether the end reads the payload of the operation with request action <paramref name="action"/>.</summary>
     public bool Covers(string? action) => _every || (action is not null && Actions.Contains(action));
+
+    /// <summary>The value of the AcceptActions header: the actions separated by spaces, a space or '%' inside one written as %20 or %25.</summary>
+    public static string FormatActions(IEnumerable<string> actions) =>
+        string.Join(' ', actions.Order(StringComparer.Ordinal).Select(a => a.Replace("%", "%25", StringComparison.Ordinal).Replace(" ", "%20", StringComparison.Ordinal)));
+
+    /// <summary>The actions an AcceptActions header value lists.</summary>
+    public static IEnumerable<string> ParseActions(string? value) =>
+        (value ?? string.Empty).Split(' ', StringSplitOptions.RemoveEmptyEntries)
+            .Select(a => a.Replace("%20", " ", StringComparison.Ordinal).Replace("%25", "%", StringComparison.Ordinal));
 }

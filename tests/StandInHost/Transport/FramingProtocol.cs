@@ -2,7 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>Record types, encodings and fault names of the .NET Message Framing protocol [MC-NMF].</summary>
 internal static class FramingProtocol

@@ -2,7 +2,7 @@ using System.ServiceModel.Channels;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>
 /// Serves SOAP over HTTP POST on Kestrel with the endpoint binding's encoder: text SOAP 1.1 for BasicHttpBinding

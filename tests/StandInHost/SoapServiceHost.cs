@@ -5,10 +5,10 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Logging;
-using Surrogate.SoapHost.Dispatch;
-using Surrogate.SoapHost.Transport;
+using Surrogate.StandInHost.Dispatch;
+using Surrogate.StandInHost.Transport;
 
-namespace Surrogate.SoapHost;
+namespace Surrogate.StandInHost;
 
 /// <summary>
 /// A small SOAP service host on 127.0.0.1 (or another local address, see <see cref="SoapServiceHostBuilder.ListenAddress"/>)

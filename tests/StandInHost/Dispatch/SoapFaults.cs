@@ -2,7 +2,7 @@ using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Xml;
 
-namespace Surrogate.SoapHost.Dispatch;
+namespace Surrogate.StandInHost.Dispatch;
 
 /// <summary>Builds SOAP fault messages the WCF client turns into <see cref="FaultException"/>.</summary>
 /// <remarks>

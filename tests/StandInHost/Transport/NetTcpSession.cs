@@ -3,7 +3,7 @@ using System.IO.Pipelines;
 using System.ServiceModel.Channels;
 using Microsoft.Extensions.Logging;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>
 /// One accepted duplex session after its preamble: requests are read in order (the binary session encoder's

@@ -2,7 +2,7 @@ using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
 using System.ServiceModel.Dispatcher;
 
-namespace Surrogate.SoapHost.Dispatch;
+namespace Surrogate.StandInHost.Dispatch;
 
 /// <summary>
 /// Reads requests and writes replies of one operation with WCF's own operation formatter

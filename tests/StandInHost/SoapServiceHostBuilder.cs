@@ -4,7 +4,7 @@ using System.ServiceModel.Description;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
-namespace Surrogate.SoapHost;
+namespace Surrogate.StandInHost;
 
 /// <summary>
 /// Configures a <see cref="SoapServiceHost"/>: the service implementation of each contract, its endpoints, and the

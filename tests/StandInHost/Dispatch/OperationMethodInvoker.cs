@@ -2,7 +2,7 @@ using System.Reflection;
 using System.Runtime.ExceptionServices;
 using System.ServiceModel.Description;
 
-namespace Surrogate.SoapHost.Dispatch;
+namespace Surrogate.StandInHost.Dispatch;
 
 /// <summary>Calls one contract method on the service instance: sync or Task-returning, with out/ref parameters.</summary>
 internal sealed class OperationMethodInvoker

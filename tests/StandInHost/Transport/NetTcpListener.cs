@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>Accepts TCP connections on one local address (127.0.0.1 by default) and hands each to the framing handler.</summary>
 internal sealed partial class NetTcpListener : IAsyncDisposable

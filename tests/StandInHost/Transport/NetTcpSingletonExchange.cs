@@ -1,9 +1,9 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.ServiceModel.Channels;
-using Surrogate.SoapHost.Dispatch;
+using Surrogate.StandInHost.Dispatch;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>
 /// One request-reply exchange in singleton-unsized mode (net.tcp with TransferMode.Streamed): the request arrives as

@@ -2,7 +2,7 @@ using System.IO.Pipelines;
 using System.ServiceModel.Channels;
 using Microsoft.Extensions.Logging;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>
 /// The server side of the .NET Message Framing protocol: reads the preamble, acknowledges it (or answers with a

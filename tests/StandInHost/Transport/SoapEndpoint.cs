@@ -1,7 +1,7 @@
 using System.ServiceModel.Channels;
-using Surrogate.SoapHost.Dispatch;
+using Surrogate.StandInHost.Dispatch;
 
-namespace Surrogate.SoapHost.Transport;
+namespace Surrogate.StandInHost.Transport;
 
 /// <summary>One hosted endpoint: its path, binding-derived encoder and limits, and its dispatcher.</summary>
 internal sealed class SoapEndpoint

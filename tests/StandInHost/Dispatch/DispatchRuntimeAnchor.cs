@@ -3,7 +3,7 @@ using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
 using System.ServiceModel.Dispatcher;
 
-namespace Surrogate.SoapHost.Dispatch;
+namespace Surrogate.StandInHost.Dispatch;
 
 /// <summary>
 /// Obtains a real, still mutable <see cref="ClientRuntime"/> (and with it a <see cref="DispatchRuntime"/>) from the

@@ -5,7 +5,7 @@ using System.ServiceModel.Description;
 using System.ServiceModel.Dispatcher;
 using System.Xml;
 
-namespace Surrogate.SoapHost.Dispatch;
+namespace Surrogate.StandInHost.Dispatch;
 
 /// <summary>
 /// The dispatcher of one endpoint: finds the operation by action, runs the dispatch message inspectors, reads the

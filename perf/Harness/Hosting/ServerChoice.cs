@@ -1,0 +1,62 @@
+namespace Surrogate.Perf.Harness.Hosting;
+
+/// <summary>
+/// Which server process the comparison runs against: the stand-in host (<c>Harness serve</c>, tests/StandInHost) or
+/// CoreWCF (perf/CoreWcfServer, built on its own where CoreWCF restores; not part of Surrogate.sln).
+/// </summary>
+public sealed record ServerChoice(string Name, string Description, IReadOnlyList<string>? Program)
+{
+    public const string BuildCommand = "dotnet build -c Release perf/CoreWcfServer [-p:LocalPackageSource=<folder with the CoreWCF packages>]";
+
+    /// <summary>The message for <c>--server corewcf</c> without a build (the run exits with 2).</summary>
+    public static string NotBuilt => $"--server corewcf: the CoreWCF server is not built (no perf/CoreWcfServer/bin/<Release|Debug>/net10.0/CoreWcfServer.dll). Build it with: {BuildCommand}";
+
+    /// <summary><paramref name="name"/> or, when null, CoreWCF if built and else the stand-in host; null when CoreWCF is asked for but not built.</summary>
+    public static ServerChoice? Resolve(string? name)
+    {
+        string? coreWcf = CoreWcfServerDll();
+        return name switch
+        {
+            "soaphost" => StandIn,
+            "corewcf" => coreWcf is null ? null : CoreWcf(coreWcf),
+            _ => coreWcf is null ? StandIn : CoreWcf(coreWcf),
+        };
+    }
+
+    /// <summary>Starts the server, pinned to <paramref name="core"/> and inside <paramref name="prefix"/> (the link's namespace).</summary>
+    public ChildProcess Start(int? core, IReadOnlyList<string> prefix, string[] listen) => Program is null
+        ? ChildProcess.Start("server", core, prefix, "serve", listen)
+        : ChildProcess.StartCommand("server", core, prefix, [.. Program, .. listen]);
+
+    private static ServerChoice StandIn { get; } = new("soaphost",
+        "stand-in SOAP host (tests/StandInHost, built from the WCF client's own pieces; not CoreWCF)", null);
+
+    private static ServerChoice CoreWcf(string dll) => new("corewcf",
+        $"CoreWCF {CoreWcfVersion(dll)} (perf/CoreWcfServer) on Kestrel",
+        [Environment.ProcessPath is { } p && Path.GetFileNameWithoutExtension(p) == "dotnet" ? p : "dotnet", dll]);
+
+    private static string CoreWcfVersion(string dll)
+    {
+        string primitives = Path.Combine(Path.GetDirectoryName(dll)!, "CoreWCF.Primitives.dll");
+        return File.Exists(primitives)
+            ? System.Diagnostics.FileVersionInfo.GetVersionInfo(primitives).ProductVersion?.Split('+')[0] ?? "?"
+            : "?";
+    }
+
+    /// <summary>perf/CoreWcfServer's build under the repository root, Release first.</summary>
+    private static string? CoreWcfServerDll()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            string project = Path.Combine(dir.FullName, "perf", "CoreWcfServer");
+            if (Directory.Exists(project))
+            {
+                return new[] { "Release", "Debug" }
+                    .Select(c => Path.Combine(project, "bin", c, "net10.0", "CoreWcfServer.dll"))
+                    .FirstOrDefault(File.Exists);
+            }
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,112 @@
+using System.Diagnostics;
+using System.Diagnostics.Tracing;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using Xunit;
+
+namespace Surrogate.ServiceModel.Tests;
+
+/// <summary>
+/// The cure for the net.tcp loopback stall (SurrogateBindings) and the warning for a client that keeps the 8 KB
+/// default. Opening a factory applies the behaviors and connects nowhere, so no server and no timing are involved.
+/// </summary>
+public sealed class LoopbackBufferTests
+{
+    [Fact]
+    public void The_helper_gives_64_KB_connection_buffers_and_keeps_the_rest_of_the_binding()
+    {
+        var tcp = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = 1 << 20, SendTimeout = TimeSpan.FromSeconds(7), TransferMode = TransferMode.Streamed };
+        CustomBinding cured = SurrogateBindings.WithConnectionBufferSize(tcp);
+        var transport = cured.Elements.Find<TcpTransportBindingElement>()!;
+        Assert.Equal(64 * 1024, transport.ConnectionBufferSize);
+        Assert.Equal(1 << 20, transport.MaxReceivedMessageSize);
+        Assert.Equal(TransferMode.Streamed, transport.TransferMode);
+        Assert.Equal(TimeSpan.FromSeconds(7), cured.SendTimeout);
+        Assert.Equal(8 * 1024, tcp.CreateBindingElements().Find<TcpTransportBindingElement>()!.ConnectionBufferSize); // the input is unchanged
+    }
+
+    [Theory]
+    [InlineData("net.tcp://127.0.0.1:9/shop", true)]
+    [InlineData("net.tcp://localhost:9/shop", true)]
+    [InlineData("net.tcp://[::1]:9/shop", true)]
+    [InlineData("net.tcp://192.0.2.10:9/shop", false)]
+    public void A_default_net_tcp_client_to_a_loopback_address_is_warned_about(string address, bool warned)
+    {
+        using var events = new WarningListener();
+        Open(new NetTcpBinding(SecurityMode.None), address);
+        Assert.Equal(warned, events.Warnings.Any(w => w.Contains(address, StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void A_client_with_the_cure_is_not_warned_about()
+    {
+        using var events = new WarningListener();
+        Open(SurrogateBindings.WithConnectionBufferSize(new NetTcpBinding(SecurityMode.None)), "net.tcp://127.0.0.1:9/cured");
+        Assert.DoesNotContain(events.Warnings, w => w.Contains("/cured", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void The_warning_is_also_an_event_of_the_current_activity()
+    {
+        using var source = new ActivitySource("LoopbackBufferTests");
+        using var listener = new ActivityListener
+        {
+            ShouldListenTo = s => s.Name == source.Name,
+            Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+        };
+        ActivitySource.AddActivityListener(listener);
+        using Activity activity = source.StartActivity("open")!;
+        Open(new NetTcpBinding(SecurityMode.None), "net.tcp://127.0.0.1:9/activity");
+        ActivityEvent warning = Assert.Single(activity.Events, e => e.Name == SurrogateEventSource.SmallConnectionBufferActivityEvent);
+        Assert.Equal(8192, warning.Tags.Single(t => t.Key == "connection_buffer_size").Value);
+    }
+
+    private static void Open(Binding binding, string address)
+    {
+        var factory = new ChannelFactory<IShop>(binding, new EndpointAddress(address));
+        try
+        {
+            factory.Open();
+        }
+        finally
+        {
+            factory.Abort();
+        }
+    }
+
+    /// <summary>The warnings of the DataSetSurrogate EventSource, formatted, while it lives.</summary>
+    private sealed class WarningListener : EventListener
+    {
+        private readonly List<string> _warnings = [];
+
+        public IReadOnlyList<string> Warnings
+        {
+            get
+            {
+                lock (_warnings)
+                {
+                    return [.. _warnings];
+                }
+            }
+        }
+
+        protected override void OnEventSourceCreated(EventSource eventSource)
+        {
+            if (eventSource.Name == SurrogateTelemetry.Name)
+            {
+                EnableEvents(eventSource, EventLevel.Warning);
+            }
+        }
+
+        protected override void OnEventWritten(EventWrittenEventArgs eventData)
+        {
+            if (eventData.EventId == SurrogateEventSource.SmallConnectionBufferOnLoopbackId && eventData.Level == EventLevel.Warning)
+            {
+                lock (_warnings)
+                {
+                    _warnings.Add(string.Format(System.Globalization.CultureInfo.InvariantCulture, eventData.Message!, [.. eventData.Payload!]));
+                }
+            }
+        }
+    }
+}
