@@ -90,8 +90,7 @@ internal static class PayloadReader
                     builder.OnTable(SchemaReader.ReadTable(ref state, options, ref constraints));
                     break;
                 case PayloadField.Rows:
-                    var loader = builder.Current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
-                    builder.AddRows(loader.ReadBlock(ref state, options, builder.RowBudget, builder.TableCount - 1));
+                    builder.ReadBlock(ref state);
                     break;
                 case PayloadField.Tail:
                     tail = SchemaReader.ReadTail(ref state, options, builder.TableCount, constraints);

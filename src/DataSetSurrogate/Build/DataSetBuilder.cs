@@ -20,6 +20,8 @@ internal sealed class DataSetBuilder
     private HeaderModel? _header;
     private TableLoader? _current;
     private long _rows;
+    private long _payloadBytes;
+    private DerivedWork _derivedWork = new(0);
 
     /// <summary>Builds into a DataSet (fresh, typed, or the caller's).</summary>
     public DataSetBuilder(DataSet dataSet, SurrogateOptions options)
@@ -42,8 +44,16 @@ internal sealed class DataSetBuilder
         Suspend(table);
     }
 
-    /// <summary>The payload's length, which bounds how much storage a size hint may reserve.</summary>
-    public long PayloadBytes { get; set; }
+    /// <summary>The payload's length, which bounds how much storage a size hint may reserve and how much derived work the payload may ask for.</summary>
+    public long PayloadBytes
+    {
+        get => _payloadBytes;
+        set
+        {
+            _payloadBytes = value;
+            _derivedWork = new DerivedWork(value);
+        }
+    }
 
     public long RowBudget => _options.MaxRows - _rows;
 
@@ -120,12 +130,18 @@ internal sealed class DataSetBuilder
         _current.BeginLoad(PayloadBytes);
     }
 
-    public void AddRows(int count) => _rows += count;
+    /// <summary>Reads one row block into the current table.</summary>
+    public void ReadBlock(ref ProtoBuf.ProtoReader.State state)
+    {
+        var loader = _current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
+        _rows += loader.ReadBlock(ref state, _options, RowBudget, TableCount - 1, _derivedWork);
+    }
 
     public void Complete(TailModel? tail)
     {
         _current?.EndLoad();
         _current = null;
+        _derivedWork.AddSchema(_tables, tail);
         foreach (var loader in _tables)
         {
             if (loader.Created)
@@ -143,13 +159,7 @@ internal sealed class DataSetBuilder
             }
         }
 
-        foreach (var loader in _tables)
-        {
-            if (loader.Created)
-            {
-                ConstraintFactory.ApplyDeferredColumns(loader);
-            }
-        }
+        ConstraintFactory.ApplyDeferredColumns(_tables.FindAll(t => t.Created));
 
         Resume();
         if (_dataSet is not null)

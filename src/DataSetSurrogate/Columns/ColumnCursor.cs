@@ -2,7 +2,9 @@ namespace Surrogate.Columns;
 
 /// <summary>
 /// The read-side view of one ColumnData message: the decoded streams and a position in each. Every "next" call is
-/// bounds-checked, so a payload whose streams are shorter than its row count fails cleanly.
+/// bounds-checked, so a payload whose streams are shorter than its row count fails cleanly. A cursor is reused from
+/// block to block: its arrays only grow (by doubling, never beyond the block's row count), and a reset clears only
+/// what the previous block used, so a block costs work in proportion to its own size.
 /// </summary>
 internal sealed class ColumnCursor
 {
@@ -19,6 +21,13 @@ internal sealed class ColumnCursor
     internal int ObjectCount;
     internal byte[]? NullBitmap;
 
+    /// <summary>Dictionary-coded strings as they arrive: the entries and one index per value.</summary>
+    internal string[] DictionaryBuffer = [];
+    internal int DictionaryCount;
+    internal long[] IndexBuffer = [];
+    internal int IndexCount;
+    internal bool Delta;
+
     private int _intPos;
     private int _auxPos;
     private int _fixedPos;
@@ -28,13 +37,16 @@ internal sealed class ColumnCursor
 
     public void Reset()
     {
-        IntCount = AuxCount = StringCount = BlobCount = ObjectCount = 0;
+        // Only the used part holds references (the rest was cleared when it was last used, or never set).
+        Array.Clear(StringBuffer, 0, StringCount);
+        Array.Clear(BlobBuffer, 0, BlobCount);
+        Array.Clear(ObjectBuffer, 0, ObjectCount);
+        Array.Clear(DictionaryBuffer, 0, DictionaryCount);
+        IntCount = AuxCount = StringCount = BlobCount = ObjectCount = DictionaryCount = IndexCount = 0;
         _intPos = _auxPos = _fixedPos = _stringPos = _blobPos = _objectPos = 0;
         FixedBuffer = [];
         NullBitmap = null;
-        Array.Clear(StringBuffer);
-        Array.Clear(BlobBuffer);
-        Array.Clear(ObjectBuffer);
+        Delta = false;
     }
 
     public bool IsNull(int row) => NullBitmap is not null && (NullBitmap[row >> 3] & (1 << (row & 7))) != 0;
@@ -60,6 +72,22 @@ internal sealed class ColumnCursor
     public byte[] NextBlob() => _blobPos < BlobCount ? BlobBuffer[_blobPos++] : Short<byte[]>("bytes");
 
     public object NextObject() => _objectPos < ObjectCount ? ObjectBuffer[_objectPos++] : Short<object>("value");
+
+    /// <summary>Appends to one of the streams: growth doubles, and a stream never holds more values than <paramref name="max"/>.</summary>
+    internal static void Add<T>(ref T[] buffer, ref int count, T value, int max)
+    {
+        if (count >= max)
+        {
+            Throw.Invalid("A column holds more values than its block has rows.");
+        }
+
+        if (count == buffer.Length)
+        {
+            Array.Resize(ref buffer, Math.Min(Math.Max(16, buffer.Length * 2), max));
+        }
+
+        buffer[count++] = value;
+    }
 
     private static T Short<T>(string stream) =>
         Throw.Invalid<T>($"The column's {stream} stream holds fewer values than its rows need.");

@@ -43,33 +43,44 @@ internal static class ValueCodec
         ColumnDataCodec.WriteStreams(buffer, values, allowChoices: false);
     }
 
+    // One cursor per thread serves every Value read (cell, default value or property), reset after each: a Value
+    // holds a single value, so the cursor's arrays stay at one slot.
+    [ThreadStatic]
+    private static ColumnCursor? t_cursor;
+
     /// <summary>Reads a Value message (the reader is positioned on its field header).</summary>
     public static object Read(ref ProtoReader.State state, SurrogateOptions options)
     {
-        var cursor = new ColumnCursor();
-        var tag = TypeTag.None;
-        var delta = false;
-        string[]? dictionary = null;
-        long[] indexes = [];
-        var indexCount = 0;
-        var token = state.StartSubItem();
-        int field;
-        while ((field = state.ReadFieldHeader()) > 0)
+        var cursor = t_cursor ??= new ColumnCursor();
+        cursor.Reset();
+        try
         {
-            if (field == ValueField.Tag)
+            var tag = TypeTag.None;
+            var token = state.StartSubItem();
+            int field;
+            while ((field = state.ReadFieldHeader()) > 0)
             {
-                tag = (TypeTag)ProtoRead.Int32(ref state, 0, 100, "value type tag");
+                if (field == ValueField.Tag)
+                {
+                    tag = (TypeTag)ProtoRead.Int32(ref state, 0, 100, "value type tag");
+                }
+                else if (field == DataField.Values || !ColumnDataCodec.ReadStreamField(ref state, field, cursor, 1, options))
+                {
+                    // Values do not nest: a Value inside a Value is an unknown field, skipped without being read.
+                    state.SkipField();
+                }
             }
-            else if (!ColumnDataCodec.ReadStreamField(ref state, field, cursor, 1, options, ref delta, ref dictionary, ref indexes, ref indexCount))
-            {
-                state.SkipField();
-            }
-        }
 
-        state.EndSubItem(token);
-        ColumnDataCodec.Finish(cursor, delta, dictionary, indexes, indexCount);
-        var codec = ColumnCodecs.ForValueTag(tag)
-            ?? Throw.Invalid<ColumnCodec>($"A tagged value has type tag {(int)tag}, which is not an allowed value type.");
-        return codec.Take(cursor);
+            state.EndSubItem(token);
+            ColumnDataCodec.Finish(cursor);
+            var codec = ColumnCodecs.ForValueTag(tag)
+                ?? Throw.Invalid<ColumnCodec>($"A tagged value has type tag {(int)tag}, which is not an allowed value type.");
+            return codec.Take(cursor);
+        }
+        finally
+        {
+            // The value read last must not stay reachable from the thread.
+            cursor.Reset();
+        }
     }
 }

@@ -121,31 +121,23 @@ internal sealed class StreamFrameSource : FrameSource
             Throw.Limit("payload bytes", _consumed, _options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
 
-        // Rebuild the field (header, length, body) so the same parsers read it; the body arrives in chunks, so a
-        // lying length costs only what the stream really supplies.
+        // Rebuild the field (header, length, body) so the same parsers read it. The body is read straight into the
+        // frame buffer in chunks: a lying length costs only what the stream really supplies.
         _frame.Clear();
-        var body = new PooledBufferWriter(Math.Min(length, 1 << 20) + 1);
-        try
+        WriteVarint(_frame, ((uint)field << 3) | (uint)WireType.String);
+        WriteVarint(_frame, (uint)length);
+        var remaining = length;
+        while (remaining > 0)
         {
-            var remaining = length;
-            while (remaining > 0)
+            var chunk = Math.Min(remaining, 1 << 16);
+            var read = _stream.Read(_frame.GetSpan(chunk)[..chunk]);
+            if (read <= 0)
             {
-                var read = _stream.Read(body.GetSpan(Math.Min(remaining, 1 << 20))[..Math.Min(remaining, 1 << 20)]);
-                if (read <= 0)
-                {
-                    Throw.Truncated();
-                }
-
-                body.Advance(read);
-                remaining -= read;
+                Throw.Truncated();
             }
 
-            ProtoWrite.Build(_frame, (field, body), static (ref ProtoWriter.State s, (int Field, PooledBufferWriter Body) a) =>
-                ProtoWrite.Bytes(ref s, a.Field, a.Body.WrittenSpan));
-        }
-        finally
-        {
-            body.Dispose();
+            _frame.Advance(read);
+            remaining -= read;
         }
 
         var state = ProtoReader.State.Create(new ReadOnlySequence<byte>(_frame.WrittenMemory), null, null);
@@ -164,5 +156,19 @@ internal sealed class StreamFrameSource : FrameSource
     {
         _frame.Dispose();
         base.Dispose();
+    }
+
+    private static void WriteVarint(PooledBufferWriter buffer, uint value)
+    {
+        var span = buffer.GetSpan(5);
+        var count = 0;
+        while (value >= 0x80)
+        {
+            span[count++] = (byte)(value | 0x80);
+            value >>= 7;
+        }
+
+        span[count++] = (byte)value;
+        buffer.Advance(count);
     }
 }

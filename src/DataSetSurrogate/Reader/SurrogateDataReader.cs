@@ -19,6 +19,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private readonly FrameSource _source;
     private readonly SurrogateOptions _options;
     private readonly DecodedBlock _block = new();
+    private readonly FieldHandler<FrameKind> _handle;
     private TableModel? _table;
     private TableModel? _pendingTable;
     private ColumnCodec?[] _codecs = [];
@@ -36,6 +37,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     {
         _source = source;
         _options = options;
+        _handle = Handle;
         Guard(() =>
         {
             while (_pendingTable is null && Fetch())
@@ -67,7 +69,18 @@ internal sealed partial class SurrogateDataReader : DbDataReader
 
     public override int Depth => 0;
 
-    public override bool Read() => Guard(ReadCore);
+    public override bool Read()
+    {
+        // Called once per row: no delegate, so reading a row allocates nothing of its own.
+        try
+        {
+            return ReadCore();
+        }
+        catch (Exception ex) when (ShouldWrap(ex))
+        {
+            throw Wrap(ex);
+        }
+    }
 
     public override bool NextResult() => Guard(() =>
     {
@@ -167,7 +180,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     /// <summary>Reads the next top-level field: a table starts the next result set, rows load a block.</summary>
     private bool Fetch()
     {
-        if (!_source.Next((ref ProtoReader.State state, int field) => Handle(ref state, field), out var kind))
+        if (!_source.Next(_handle, out var kind))
         {
             Throw.Invalid("The payload is truncated: it ends before its tail.");
         }
@@ -198,7 +211,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
                 return FrameKind.Table;
             case PayloadField.Rows:
                 var table = _table ?? Throw.Invalid<TableModel>("The payload has rows before any table.");
-                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, i => table.Columns[i].Name);
+                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, table);
                 _rows += _block.RowCount;
                 _row = -1;
                 _blockLoaded = true;
@@ -219,15 +232,21 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         }
     }
 
+    private static bool ShouldWrap(Exception ex) =>
+        ex is not OutOfMemoryException and not ObjectDisposedException and not IndexOutOfRangeException and not InvalidCastException;
+
+    private DataSetSurrogateException Wrap(Exception ex) =>
+        DataSetSurrogateException.Wrap(ex, _table?.Name, null, _blockLoaded ? _blockIndex - 1 : null);
+
     private T Guard<T>(Func<T> action)
     {
         try
         {
             return action();
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException and not ObjectDisposedException and not IndexOutOfRangeException and not InvalidCastException)
+        catch (Exception ex) when (ShouldWrap(ex))
         {
-            throw DataSetSurrogateException.Wrap(ex, _table?.Name, null, _blockLoaded ? _blockIndex - 1 : null);
+            throw Wrap(ex);
         }
     }
 
