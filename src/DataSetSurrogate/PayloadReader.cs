@@ -29,9 +29,15 @@ internal static class PayloadReader
             builder.PayloadBytes = payload.Length;
             ReadBody(ref state, builder, options);
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex)
         {
+            // Whatever failed, the target is left empty; only what the payload caused becomes the library's exception.
             builder?.Abandon();
+            if (!DataSetSurrogateException.IsInputFailure(ex))
+            {
+                throw;
+            }
+
             var current = builder?.Current;
             throw DataSetSurrogateException.Wrap(ex, current?.Table.TableName, null, current?.BlockIndex);
         }

@@ -121,7 +121,7 @@ internal sealed class DataSetBuilder
         {
             _current = new TableLoader(table, model, created, _options);
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, model.Name, null, null);
         }

@@ -206,7 +206,7 @@ internal sealed class TableLoader
             {
                 values[_targetOrdinal[i]] = cursor.IsNull(row) ? codec.NullValue : codec.Take(cursor);
             }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
+            catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
             {
                 throw DataSetSurrogateException.Wrap(ex, Table.TableName, Model.Columns[i].Name, _blockIndex);
             }

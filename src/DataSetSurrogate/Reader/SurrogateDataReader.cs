@@ -232,8 +232,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         }
     }
 
-    private static bool ShouldWrap(Exception ex) =>
-        ex is not OutOfMemoryException and not ObjectDisposedException and not IndexOutOfRangeException and not InvalidCastException;
+    private static bool ShouldWrap(Exception ex) => DataSetSurrogateException.IsInputFailure(ex);
 
     private DataSetSurrogateException Wrap(Exception ex) =>
         DataSetSurrogateException.Wrap(ex, _table?.Name, null, _blockLoaded ? _blockIndex - 1 : null);

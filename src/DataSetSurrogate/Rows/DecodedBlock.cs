@@ -141,7 +141,7 @@ internal sealed class DecodedBlock
         {
             ColumnDataCodec.Read(ref state, cursors[index], rows, options);
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, null, table.Columns[index].Name, null);
         }
