@@ -58,12 +58,8 @@ internal static class ColumnDataCodec
             buffer.Bytes(DataField.Blobs, blob);
         }
 
-        foreach (var value in values.Values)
-        {
-            buffer.Bytes(DataField.Values, value);
-        }
-
         buffer.Packed(DataField.Aux, values.Aux, zigzag: true);
+        buffer.Packed(DataField.ValueTags, values.Tags, zigzag: false);
     }
 
     /// <summary>Reads one field of the value streams into the cursor; false if the field is not a stream field.</summary>
@@ -78,7 +74,7 @@ internal static class ColumnDataCodec
                 cursor.Delta = ProtoRead.Int32(ref state, 0, 1, "integer encoding") == (int)IntEncoding.Delta;
                 return true;
             case DataField.Fixed:
-                cursor.FixedBuffer = ProtoRead.Bytes(ref state, checked(rows * 20), "fixed-width values", null);
+                cursor.FixedLength = ProtoRead.BytesInto(ref state, ref cursor.FixedBuffer, checked(rows * 20), "fixed-width values");
                 return true;
             case DataField.Strings:
                 ColumnCursor.Add(ref cursor.StringBuffer, ref cursor.StringCount, ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength)), rows);
@@ -103,6 +99,9 @@ internal static class ColumnDataCodec
             case DataField.Aux:
                 ProtoRead.Packed(ref state, WireType.SignedVarint, ref cursor.AuxBuffer, ref cursor.AuxCount, rows, "auxiliary values");
                 return true;
+            case DataField.ValueTags:
+                ProtoRead.Packed(ref state, WireType.Varint, ref cursor.TagBuffer, ref cursor.TagCount, rows, "value type tags");
+                return true;
             default:
                 return false;
         }
@@ -118,11 +117,12 @@ internal static class ColumnDataCodec
         {
             if (field == DataField.NullBitmap)
             {
-                cursor.NullBitmap = ProtoRead.Bytes(ref state, (rows + 7) >> 3, "null bitmap", null);
-                if (cursor.NullBitmap.Length != (rows + 7) >> 3)
+                if (ProtoRead.BytesInto(ref state, ref cursor.NullBitmap, (rows + 7) >> 3, "null bitmap") != (rows + 7) >> 3)
                 {
                     Throw.Invalid("A null bitmap does not match its block's row count.");
                 }
+
+                cursor.HasNulls = true;
             }
             else if (!ReadStreamField(ref state, field, cursor, rows, options))
             {
@@ -137,6 +137,11 @@ internal static class ColumnDataCodec
     /// <summary>Undoes delta coding and resolves dictionary indexes, once every field of the message is in.</summary>
     public static void Finish(ColumnCursor cursor)
     {
+        if (cursor.TagCount > 0 && cursor.ObjectCount > 0)
+        {
+            Throw.Invalid("A column holds both tagged values and Value messages.");
+        }
+
         if (cursor.Delta)
         {
             var ints = cursor.IntBuffer;

@@ -12,7 +12,8 @@ namespace Surrogate.Reader;
 /// <summary>
 /// A forward-only reader over a payload: one result set per table, one row block in memory at a time. It shows each
 /// row's current values; Deleted rows are skipped (as <see cref="DataTable.CreateDataReader"/> does), and expression
-/// columns read as DBNull (their values never travel).
+/// columns read as DBNull (their values never travel). Moving to a row only notes where each of its values starts in
+/// the block's streams; a value is decoded when it is asked for, by a typed getter without a box.
 /// </summary>
 internal sealed partial class SurrogateDataReader : DbDataReader
 {
@@ -23,8 +24,9 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private TableModel? _table;
     private TableModel? _pendingTable;
     private ColumnCodec?[] _codecs = [];
-    private object[] _values = [];
+    private ColumnCursor.Position[] _positions = [];
     private int _row = -1;
+    private bool _onRow;
     private bool _blockLoaded;
     private bool _readAny;
     private bool _ended;
@@ -125,18 +127,20 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private bool ReadCore()
     {
         ObjectDisposedException.ThrowIf(_closed, this);
+        _onRow = false;
         while (true)
         {
             if (_blockLoaded && _row + 1 < _block.RowCount)
             {
                 _row++;
-                DecodeRow();
+                MarkRow();
                 if (_block.State(_row) == WireRowState.Deleted)
                 {
                     continue;
                 }
 
                 _readAny = true;
+                _onRow = true;
                 return true;
             }
 
@@ -170,8 +174,9 @@ internal sealed partial class SurrogateDataReader : DbDataReader
                 : ColumnCodecs.ForTag(column.Tag) ?? Throw.Invalid<ColumnCodec>($"Column '{column.Name}' has unknown type tag {(int)column.Tag}.");
         }
 
-        _values = new object[_codecs.Length];
+        _positions = new ColumnCursor.Position[_codecs.Length];
         _row = -1;
+        _onRow = false;
         _blockIndex = 0;
         _readAny = false;
         _blockLoaded = false;
@@ -222,13 +227,19 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         }
     }
 
-    private void DecodeRow()
+    // Notes where the row's value starts in each column's streams and moves past it, so the streams are checked (a
+    // stream shorter than its rows fails here) and the next row starts after it; nothing is built.
+    private void MarkRow()
     {
         for (var i = 0; i < _codecs.Length; i++)
         {
             var codec = _codecs[i];
             var cursor = _block.Column(i);
-            _values[i] = codec is null || cursor.IsNull(_row) ? DBNull.Value : codec.Take(cursor);
+            if (codec is not null && !cursor.IsNull(_row))
+            {
+                _positions[i] = cursor.At;
+                codec.Skip(cursor);
+            }
         }
     }
 

@@ -58,7 +58,7 @@ internal static class RowErrorField
 internal static class DataField
 {
     public const int NullBitmap = 1, Ints = 2, IntEncoding = 3, Fixed = 4, Strings = 5, Dictionary = 6,
-        DictionaryIndex = 7, Blobs = 8, Values = 9, Aux = 10;
+        DictionaryIndex = 7, Blobs = 8, Values = 9, Aux = 10, ValueTags = 11;
 }
 
 internal static class ValueField
