@@ -18,7 +18,7 @@ internal enum PayloadKind
 internal static class HeaderField
 {
     public const int Name = 1, Namespace = 2, Prefix = 3, CaseSensitive = 4, Locale = 5, EnforceConstraints = 6,
-        ExtendedProperty = 7;
+        ExtendedProperty = 7, LocaleSet = 8;
 }
 
 internal static class PropertyField
@@ -29,7 +29,8 @@ internal static class PropertyField
 internal static class TableField
 {
     public const int Name = 1, Namespace = 2, Prefix = 3, CaseSensitive = 4, Locale = 5, MinimumCapacity = 6,
-        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11, RecordCountHint = 12;
+        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11, RecordCountHint = 12,
+        CaseSensitiveSet = 13, LocaleSet = 14;
 }
 
 internal static class ColumnField
