@@ -58,6 +58,34 @@ public sealed class DecodeCostTests
             while (reader.NextResult());
         });
 
+    /// <summary>
+    /// Index entries and computed cells cost no payload bytes, so they are held to 16 per payload byte: over the rule,
+    /// the reader refuses before building them. The forward-only reader builds no constraints but shows expression
+    /// columns, whose cells a consumer visits.
+    /// </summary>
+    [Theory]
+    [InlineData("unique-constraints-over-many-rows", false)]
+    [InlineData("aggregates-over-a-large-child-table", false)]
+    [InlineData("expression-columns-over-many-rows", true)]
+    public void Derived_work_over_the_rule_is_refused(string shape, bool byTheDataReaderToo)
+    {
+        var payload = CraftedPayloads.Create(shape);
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(new ReadOnlySequence<byte>(payload)));
+        Assert.Contains("16 per payload byte", error.Message, StringComparison.Ordinal);
+        var fromReader = Record.Exception(() =>
+        {
+            using var reader = DataSetSerializer.CreateReader(new MemoryStream(payload));
+            do
+            {
+                while (reader.Read())
+                {
+                }
+            }
+            while (reader.NextResult());
+        });
+        Assert.Equal(byTheDataReaderToo, fromReader is DataSetSurrogateException { Message: var m } && m.Contains("16 per payload byte", StringComparison.Ordinal));
+    }
+
     private static async Task AssertBounded(string shape, long bytesPerByte, Action<byte[]> read)
     {
         var payload = CraftedPayloads.Create(shape);

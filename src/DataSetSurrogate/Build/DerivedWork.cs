@@ -7,7 +7,8 @@ namespace Surrogate.Build;
 /// byte: an index entry per row of each table a unique constraint, foreign key or relation indexes, and a computed
 /// cell per row for each expression column (one unit per 32 characters of its text, and a read of every row of the
 /// related tables when it reads through Parent or Child). It is held to <see cref="PerPayloadByte"/> units per payload
-/// byte, counted as rows arrive and before any constraint, relation or expression is built.
+/// byte, counted as rows arrive and before any constraint, relation or expression is built. The forward-only reader
+/// counts its expression columns' cells the same way (a consumer visits each), against the bytes read so far.
 /// </summary>
 /// <remarks>
 /// Without the rule, 4,000 unique constraints over 20,000 rows (335 KB) made the reader build 80 million index entries
@@ -17,6 +18,9 @@ namespace Surrogate.Build;
 /// </remarks>
 internal sealed class DerivedWork(long payloadBytes)
 {
+    /// <summary>The payload bytes the units are held to (the forward-only reader raises it as it reads).</summary>
+    public long PayloadBytes { get; set; } = payloadBytes;
+
     /// <summary>Index entries and computed cells allowed per payload byte.</summary>
     public const int PerPayloadByte = 16;
 
@@ -40,7 +44,7 @@ internal sealed class DerivedWork(long payloadBytes)
     }
 
     /// <summary>Counts the rows of a block as they are loaded.</summary>
-    public void AddRows(TableLoader loader, int rows) => Add((long)rows * loader.ComputedUnitsPerRow);
+    public void AddRows(int rows, int unitsPerRow) => Add((long)rows * unitsPerRow);
 
     /// <summary>Counts the indexes and related-row reads the schema asks for, before any is built.</summary>
     public void AddSchema(List<TableLoader> tables, TailModel? tail)
@@ -88,10 +92,10 @@ internal sealed class DerivedWork(long payloadBytes)
     private void Add(long units)
     {
         _units = checked(_units + units);
-        var allowed = PerPayloadByte * payloadBytes;
+        var allowed = PerPayloadByte * PayloadBytes;
         if (_units > allowed)
         {
-            Throw.Invalid($"The payload's expression columns, constraints and relations would make the reader build more than {allowed} index entries and computed cells, {PerPayloadByte} per payload byte ({payloadBytes} bytes).");
+            Throw.Invalid($"The payload's expression columns, constraints and relations would make the reader build more than {allowed} index entries and computed cells, {PerPayloadByte} per payload byte ({PayloadBytes} bytes).");
         }
     }
 

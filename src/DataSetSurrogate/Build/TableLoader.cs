@@ -96,7 +96,7 @@ internal sealed class TableLoader
     public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex, DerivedWork derivedWork)
     {
         _block.Read(ref state, _codecs, options, rowBudget, tableIndex, Model);
-        derivedWork.AddRows(this, _block.RowCount);
+        derivedWork.AddRows(_block.RowCount, ComputedUnitsPerRow);
         if (_blockRows.Length < _block.RowCount && _block.Errors.Count > 0)
         {
             _blockRows = new DataRow[_block.RowCount];

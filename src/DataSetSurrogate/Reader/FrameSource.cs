@@ -18,6 +18,9 @@ internal abstract class FrameSource : IDisposable
     /// <summary>Runs the handler on the next top-level field; false at the end of the payload.</summary>
     public abstract bool Next<T>(FieldHandler<T> handler, out T result);
 
+    /// <summary>Payload bytes read so far, up to and including the current field.</summary>
+    public abstract long BytesRead { get; }
+
     public virtual void Dispose()
     {
     }
@@ -47,6 +50,9 @@ internal sealed class SequenceFrameSource : FrameSource
             state.Dispose();
         }
     }
+
+    /// <summary>The whole payload is in memory: all of it counts.</summary>
+    public override long BytesRead => _payload.Length;
 
     public override bool Next<T>(FieldHandler<T> handler, out T result)
     {
@@ -78,6 +84,9 @@ internal sealed class StreamFrameSource : FrameSource
     private readonly SurrogateOptions _options;
     private readonly PooledBufferWriter _frame = new(4096);
     private long _consumed;
+
+    /// <summary>The fields read so far, the current one included (the prologue's few bytes aside).</summary>
+    public override long BytesRead => _consumed;
 
     public StreamFrameSource(Stream stream, SurrogateOptions options)
     {

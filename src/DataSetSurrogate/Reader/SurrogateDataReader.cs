@@ -20,11 +20,13 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private readonly FrameSource _source;
     private readonly SurrogateOptions _options;
     private readonly DecodedBlock _block = new();
+    private readonly Build.DerivedWork _derivedWork = new(0);
     private readonly FieldHandler<FrameKind> _handle;
     private TableModel? _table;
     private TableModel? _pendingTable;
     private ColumnCodec?[] _codecs = [];
     private ColumnCursor.Position[] _positions = [];
+    private int _computedUnitsPerRow;
     private int _row = -1;
     private bool _onRow;
     private bool _blockLoaded;
@@ -175,6 +177,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         }
 
         _positions = new ColumnCursor.Position[_codecs.Length];
+        _computedUnitsPerRow = Build.DerivedWork.PerRow(_table);
         _row = -1;
         _onRow = false;
         _blockIndex = 0;
@@ -217,6 +220,9 @@ internal sealed partial class SurrogateDataReader : DbDataReader
             case PayloadField.Rows:
                 var table = _table ?? Throw.Invalid<TableModel>("The payload has rows before any table.");
                 _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, table);
+                // Expression columns show as DBNull but a consumer still visits each cell: held to the same rule.
+                _derivedWork.PayloadBytes = _source.BytesRead;
+                _derivedWork.AddRows(_block.RowCount, _computedUnitsPerRow);
                 _rows += _block.RowCount;
                 _row = -1;
                 _blockLoaded = true;
