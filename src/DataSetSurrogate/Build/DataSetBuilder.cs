@@ -21,8 +21,7 @@ internal sealed class DataSetBuilder
     private HeaderModel? _header;
     private TableLoader? _current;
     private long _rows;
-    private long _payloadBytes;
-    private DerivedWork _derivedWork = new(0);
+    private readonly DerivedWork _derivedWork = new(0);
 
     /// <summary>Builds into the caller's DataSet.</summary>
     public DataSetBuilder(DataSet dataSet, SurrogateOptions options)
@@ -52,12 +51,8 @@ internal sealed class DataSetBuilder
     /// <summary>The payload's length, which bounds how much storage a size hint may reserve and how much derived work the payload may ask for.</summary>
     public long PayloadBytes
     {
-        get => _payloadBytes;
-        set
-        {
-            _payloadBytes = value;
-            _derivedWork = new DerivedWork(value);
-        }
+        get => _derivedWork.PayloadBytes;
+        set => _derivedWork.PayloadBytes = value;
     }
 
     public long RowBudget => _options.MaxRows - _rows;
