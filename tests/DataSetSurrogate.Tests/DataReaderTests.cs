@@ -157,12 +157,20 @@ public sealed class DataReaderTests
     }
 
     [Fact]
-    public void A_getter_for_another_type_or_a_null_cell_is_an_InvalidCastException()
+    public void A_getter_for_another_type_or_a_null_cell_is_an_InvalidCastException_as_DataTableReader_gives()
     {
         var table = new DataTable("C");
         table.Columns.Add("I", typeof(int));
         table.Columns.Add("S", typeof(string));
-        table.Rows.Add(1, DBNull.Value);
+        table.Columns.Add("O", typeof(object));
+        table.Rows.Add(1, DBNull.Value, 7);
+        using (var expected = table.CreateDataReader())
+        {
+            Assert.True(expected.Read());
+            Assert.Throws<InvalidCastException>(() => expected.GetInt64(0));
+            Assert.Equal(7, expected.GetInt32(2));
+        }
+
         using var reader = DataSetSerializer.CreateReader(new System.Buffers.ReadOnlySequence<byte>(DataSetSerializer.Serialize(table)));
         Assert.True(reader.Read());
         Assert.Throws<InvalidCastException>(() => reader.GetInt64(0));
@@ -172,6 +180,9 @@ public sealed class DataReaderTests
         Assert.Equal(DBNull.Value, reader.GetValue(1));
         Assert.Equal(1, reader.GetInt32(0));
         Assert.Equal(1, reader.GetFieldValue<int>(0));
+        Assert.Equal(7, reader.GetInt32(2));
+        Assert.Equal(7, reader.GetFieldValue<int>(2));
+        Assert.Throws<InvalidCastException>(() => reader.GetString(2));
     }
 
     /// <summary>

@@ -4,8 +4,9 @@ using Surrogate.Columns;
 namespace Surrogate.Reader;
 
 // The current row's values, decoded on demand from the block's streams. A typed getter reads the column's own type
-// with no box; asking for another type is an InvalidCastException, as DataTableReader gives. Every getter needs a
-// current row: before the first Read and after Read returned false it throws InvalidOperationException.
+// with no box; on another column it unboxes GetValue, as DataTableReader does (an object column's int reads with
+// GetInt32, an int column's does not read with GetInt64). Every getter needs a current row: before the first Read and
+// after Read returned false it throws InvalidOperationException.
 internal sealed partial class SurrogateDataReader
 {
     public override object this[int ordinal] => GetValue(ordinal);
@@ -51,8 +52,7 @@ internal sealed partial class SurrogateDataReader
 
     public override bool IsDBNull(int ordinal) => Current(ordinal) is null || _block.Column(ordinal).IsNull(_row);
 
-    public override T GetFieldValue<T>(int ordinal) =>
-        _codecs[ordinal] is ColumnCodec<T> ? Typed<T>(ordinal) : base.GetFieldValue<T>(ordinal);
+    public override T GetFieldValue<T>(int ordinal) => Typed<T>(ordinal);
 
     public override string GetName(int ordinal) => Table.Columns[ordinal].Name;
 
@@ -151,7 +151,7 @@ internal sealed partial class SurrogateDataReader
     {
         if (Current(ordinal) is not ColumnCodec<T> codec)
         {
-            throw new InvalidCastException($"Column '{GetName(ordinal)}' holds {GetFieldType(ordinal).Name} values, not {typeof(T).Name}.");
+            return (T)GetValue(ordinal);
         }
 
         var cursor = _block.Column(ordinal);
