@@ -134,7 +134,7 @@ internal static class DataReaderWriter
             // Hand each finished block to a stream destination now, so memory stays bounded by one block.
             state.Flush();
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, null, block);
         }
@@ -179,7 +179,7 @@ internal static class DataReaderWriter
                 }
             }
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, context.Table.Columns[column].ColumnName, null);
         }

@@ -21,7 +21,7 @@ public static partial class DataSetSerializer
     /// <returns>The DataSet.</returns>
     /// <exception cref="DataSetSurrogateException">The payload is invalid or exceeds a limit.</exception>
     public static DataSet Deserialize(in ReadOnlySequence<byte> payload, SurrogateOptions? options = null) =>
-        Deserialize(payload, new DataSet(), options);
+        Deserialize(payload, static () => new DataSet(), options);
 
     /// <summary>Reads a payload from a stream (up to <see cref="SurrogateOptions.MaxTotalBytes"/>) into a new DataSet.</summary>
     /// <param name="stream">The source, read to its end; it is not closed.</param>
@@ -58,7 +58,7 @@ public static partial class DataSetSerializer
     /// <returns>The DataSet.</returns>
     /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the class.</exception>
     public static TDataSet Deserialize<TDataSet>(in ReadOnlySequence<byte> payload, SurrogateOptions? options = null)
-        where TDataSet : DataSet, new() => Deserialize(payload, new TDataSet(), options);
+        where TDataSet : DataSet, new() => Deserialize(payload, static () => new TDataSet(), options);
 
     /// <summary>Reads a payload from a stream into a new instance of the caller's (typed) DataSet class.</summary>
     /// <typeparam name="TDataSet">The DataSet class.</typeparam>
@@ -91,7 +91,11 @@ public static partial class DataSetSerializer
     public static void DeserializeInto(ReadOnlySpan<byte> payload, DataSet target, SurrogateOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(target);
-        WithCopy(payload, options, (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize(p, target, o));
+        WithCopy(payload, options, (in ReadOnlySequence<byte> p, SurrogateOptions o) =>
+        {
+            DeserializeInto(p, target, o);
+            return target;
+        });
     }
 
     /// <summary>Loads a payload into a DataSet the caller created (see the span overload).</summary>
@@ -102,7 +106,8 @@ public static partial class DataSetSerializer
     public static void DeserializeInto(in ReadOnlySequence<byte> payload, DataSet target, SurrogateOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(target);
-        Deserialize(payload, target, options);
+        var resolved = options ?? SurrogateOptions.Default;
+        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
     }
 
     /// <summary>Loads a one-table payload into a DataTable the caller created, which must hold no rows. A table with
@@ -129,12 +134,14 @@ public static partial class DataSetSerializer
         DeserializeTable(payload, target, options);
     }
 
-    private static T Deserialize<T>(in ReadOnlySequence<byte> payload, T target, SurrogateOptions? options)
+    // The DataSet is made once the payload's header says which locale it defaults to (see DataSetBuilder).
+    private static T Deserialize<T>(in ReadOnlySequence<byte> payload, Func<T> create, SurrogateOptions? options)
         where T : DataSet
     {
         var resolved = options ?? SurrogateOptions.Default;
-        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
-        return target;
+        DataSetBuilder? builder = null;
+        PayloadReader.Read(payload, resolved, _ => builder = new DataSetBuilder(create, resolved));
+        return (T)builder!.DataSet;
     }
 
     private static T DeserializeTable<T>(in ReadOnlySequence<byte> payload, T target, SurrogateOptions? options)

@@ -39,7 +39,7 @@ public static partial class DataSetSerializer
         {
             source = createSource();
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, null, null, null);
         }

@@ -1,4 +1,7 @@
+using System.Data;
+using System.Data.SqlTypes;
 using System.Diagnostics.CodeAnalysis;
+using ProtoBuf;
 
 namespace Surrogate;
 
@@ -51,7 +54,31 @@ public sealed class DataSetSurrogateException : Exception
     /// <summary>The message without the table/column/block suffix, so wrappers can add context once.</summary>
     internal string? Reason { get; }
 
-    /// <summary>Wraps any failure with the position it happened at (keeping context already known).</summary>
+    /// <summary>
+    /// Whether a failure is one the input can cause, to be reported as this exception with its position: the codec's
+    /// own refusals, protobuf-net's on malformed bytes (and a stream that ends early), and what System.Data, SqlTypes and
+    /// value conversions raise for content they refuse (constraint and name errors, out-of-range or unconvertible values).
+    /// <see cref="InvalidOperationException"/> and <see cref="IndexOutOfRangeException"/> count only when protobuf-net
+    /// or System.Data threw them (both use them for bad input); thrown anywhere else they come from the codec's own
+    /// state. Everything else (<see cref="NullReferenceException"/>, <see cref="ArgumentNullException"/>, a failing
+    /// stream or data reader of the caller's) is a bug or the caller's own failure, and surfaces as it is.
+    /// </summary>
+    internal static bool IsInputFailure(Exception ex) => ex switch
+    {
+        DataSetSurrogateException or ProtoException or EndOfStreamException or DataException or SqlTypeException => true,
+        ArgumentNullException or ObjectDisposedException => false,
+        ArgumentException or FormatException or InvalidCastException or OverflowException => true,
+        InvalidOperationException or IndexOutOfRangeException => ThrownByInputParser(ex),
+        _ => false,
+    };
+
+    private static bool ThrownByInputParser(Exception ex)
+    {
+        var assembly = ex.TargetSite?.Module.Assembly;
+        return assembly == typeof(ProtoReader).Assembly || assembly == typeof(DataTable).Assembly;
+    }
+
+    /// <summary>Wraps an input failure (<see cref="IsInputFailure"/>) with the position it happened at, keeping context already known.</summary>
     internal static DataSetSurrogateException Wrap(Exception ex, string? table, string? column, int? rowBlock)
     {
         if (ex is DataSetSurrogateException known)

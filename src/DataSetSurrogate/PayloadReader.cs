@@ -29,9 +29,15 @@ internal static class PayloadReader
             builder.PayloadBytes = payload.Length;
             ReadBody(ref state, builder, options);
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex)
         {
+            // Whatever failed, the target is left empty; only what the payload caused becomes the library's exception.
             builder?.Abandon();
+            if (!DataSetSurrogateException.IsInputFailure(ex))
+            {
+                throw;
+            }
+
             var current = builder?.Current;
             throw DataSetSurrogateException.Wrap(ex, current?.Table.TableName, null, current?.BlockIndex);
         }
@@ -90,8 +96,7 @@ internal static class PayloadReader
                     builder.OnTable(SchemaReader.ReadTable(ref state, options, ref constraints));
                     break;
                 case PayloadField.Rows:
-                    var loader = builder.Current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
-                    builder.AddRows(loader.ReadBlock(ref state, options, builder.RowBudget, builder.TableCount - 1));
+                    builder.ReadBlock(ref state);
                     break;
                 case PayloadField.Tail:
                     tail = SchemaReader.ReadTail(ref state, options, builder.TableCount, constraints);

@@ -61,7 +61,7 @@ internal static class PayloadWriter
                     ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) =>
                         SchemaWriter.WriteTable(ref s, t));
                 }
-                catch (Exception ex) when (ex is not OutOfMemoryException)
+                catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
                 {
                     throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
                 }

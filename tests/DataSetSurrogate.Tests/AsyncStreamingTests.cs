@@ -8,7 +8,12 @@ namespace Surrogate.Tests;
 /// </summary>
 public sealed class AsyncStreamingTests
 {
-    private const int Rows = 120_000;
+    /// <summary>
+    /// About 7 MB of payload. The writing thread can run ahead of the destination by the pipe's 1 MiB plus one block
+    /// (about 70,000 rows) and then waits, however late the copy to the destination starts: the first bytes must
+    /// arrive before half the rows are read on any machine (with 120,000 rows, a slow start of the copy made it 61,440).
+    /// </summary>
+    private const int Rows = 400_000;
 
     [Fact]
     public async Task Bytes_reach_the_destination_before_the_reader_is_exhausted_and_the_payload_reads_back()

@@ -67,6 +67,48 @@ public sealed class BehaviourAfterLoadTests
         Assert.Equal(source.Tables["Parent"]!.Rows[0]["Total"], result.Tables["Parent"]!.Rows[0]["Total"]);
     }
 
+    /// <summary>
+    /// Expression columns are set on arrival in dependency order, not column order: here every column reads columns
+    /// after it, across a relation too, and [names] with odd case. The values and later edits must be the source's.
+    /// </summary>
+    [Fact]
+    public void Expressions_that_read_later_columns_and_other_tables_come_back_with_the_same_values()
+    {
+        var ds = new DataSet("Chain");
+        var parent = ds.Tables.Add("P");
+        parent.Columns.Add("Id", typeof(int));
+        var total = parent.Columns.Add("Total", typeof(decimal));
+        var child = ds.Tables.Add("C");
+        child.Columns.Add("ParentId", typeof(int));
+        var line = child.Columns.Add("Line", typeof(decimal));
+        var doubled = child.Columns.Add("Doubled", typeof(decimal));
+        child.Columns.Add("Qty", typeof(int));
+        ds.Relations.Add("PC", parent.Columns["Id"]!, child.Columns["ParentId"]!);
+        for (var p = 0; p < 3; p++)
+        {
+            parent.Rows.Add(p);
+            for (var c = 0; c < 4; c++)
+            {
+                child.Rows.Add(p, null, null, p + c);
+            }
+        }
+
+        // Set as a user would, each after what it reads; the payload lists them in column order, the reverse.
+        doubled.Expression = "[qty] * 2";
+        line.Expression = "Doubled + Parent(PC).Id";
+        total.Expression = "Sum(Child(PC).Line)";
+        ds.AcceptChanges();
+
+        var result = RoundTrip(ds);
+        DataSetAssert.Equivalent(ds, result);
+        ds.Tables["C"]!.Rows[5]["Qty"] = 100;
+        result.Tables["C"]!.Rows[5]["Qty"] = 100;
+        Assert.Equal(ds.Tables["P"]!.Rows[1]["Total"], result.Tables["P"]!.Rows[1]["Total"]);
+
+        var order = Build.ExpressionOrder.Sort([(total, total.Expression), (line, line.Expression), (doubled, doubled.Expression)]);
+        Assert.Equal(["Doubled", "Line", "Total"], order.Select(e => e.Column.ColumnName));
+    }
+
     [Fact]
     public void Violating_data_with_constraints_off_round_trips_and_enabling_them_throws_as_on_the_source()
     {

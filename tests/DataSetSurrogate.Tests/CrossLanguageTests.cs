@@ -99,6 +99,35 @@ public sealed class CrossLanguageTests
         Assert.Equal(1, originals.GetProperty("Price").GetArrayLength());
     }
 
+    [Fact]
+    public void Python_decodes_object_cells_by_their_value_tags()
+    {
+        var ds = new DataSet("Objects");
+        var t = ds.Tables.Add("Bag");
+        t.Columns.Add("Any", typeof(object));
+        object[] values = [42, "text", 2.5, new DateTime(2020, 5, 6, 7, 8, 9, DateTimeKind.Utc), 1.10m, -7L, "text", new byte[] { 1, 2 }];
+        foreach (var value in values)
+        {
+            t.Rows.Add(value);
+        }
+
+        t.Rows.Add(DBNull.Value);
+        t.Rows.Add(Guid.Empty);
+
+        using var doc = DecodeWithPython(ds);
+        var cells = doc.RootElement.GetProperty("tables")[0].GetProperty("values").GetProperty("Any");
+        Assert.Equal(42, cells[0].GetInt64());
+        Assert.Equal("text", cells[1].GetString());
+        Assert.Equal(2.5, Double(cells[2]));
+        Assert.Equal(new DateTime(2020, 5, 6, 7, 8, 9).Ticks, cells[3].GetProperty("ticks").GetInt64());
+        Assert.Equal("1.10", cells[4].GetString());
+        Assert.Equal(-7, cells[5].GetInt64());
+        Assert.Equal("text", cells[6].GetString());
+        Assert.Equal("0102", cells[7].GetString());
+        Assert.Equal(JsonValueKind.Null, cells[8].ValueKind);
+        Assert.Equal(Guid.Empty.ToString(), cells[9].GetString());
+    }
+
     /// <summary>A float as Python's repr wrote it (nan, inf, -inf, or a round-trip decimal), or null.</summary>
     private static double? Double(JsonElement e) => e.ValueKind == JsonValueKind.Null ? null : e.GetString() switch
     {

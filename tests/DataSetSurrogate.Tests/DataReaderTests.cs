@@ -79,6 +79,112 @@ public sealed class DataReaderTests
         Assert.True(large < small * 2 + (4 << 20), $"100k rows: {small:N0} bytes, 1M rows: {large:N0} bytes");
     }
 
+    [Fact]
+    public void Read_and_typed_getters_allocate_nothing_per_row()
+    {
+        const int Rows = 100_000;
+        var table = new DataTable("Typed");
+        table.Columns.Add("I", typeof(int));
+        table.Columns.Add("L", typeof(long));
+        table.Columns.Add("D", typeof(double));
+        table.Columns.Add("M", typeof(decimal));
+        table.Columns.Add("T", typeof(DateTime));
+        table.Columns.Add("G", typeof(Guid));
+        table.Columns.Add("B", typeof(bool));
+        table.Columns.Add("S", typeof(string));
+        string[] cities = ["Oslo", "Lima", "Pune"];
+        for (var i = 0; i < Rows; i++)
+        {
+            table.Rows.Add(i, -i * 3L, i * 0.5, i * 1.25m, new DateTime(2020, 1, 1).AddMinutes(i), new Guid(i, 0, 0, new byte[8]), i % 2 == 0, cities[i % 3]);
+        }
+
+        var payload = new System.Buffers.ReadOnlySequence<byte>(DataSetSerializer.Serialize(table));
+        ReadTyped(payload); // warm up
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var sum = ReadTyped(payload);
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal((long)Rows * (Rows - 1) / 2, sum);
+        // Buffers grow to one block's size once; boxing a row's eight values would cost about 200 bytes.
+        Assert.True(allocated < (Rows * 2) + (1 << 20), $"{allocated:N0} bytes allocated reading {Rows:N0} rows with typed getters ({(double)allocated / Rows:F1} per row)");
+    }
+
+    private static long ReadTyped(System.Buffers.ReadOnlySequence<byte> payload)
+    {
+        using var reader = DataSetSerializer.CreateReader(payload);
+        long sum = 0;
+        while (reader.Read())
+        {
+            sum += reader.GetInt32(0);
+            _ = reader.GetInt64(1) + reader.GetDouble(2);
+            _ = reader.GetDecimal(3);
+            _ = reader.GetDateTime(4);
+            _ = reader.GetGuid(5);
+            _ = reader.GetBoolean(6) && reader.GetString(7).Length > 0 && reader.GetFieldValue<int>(0) >= 0 && !reader.IsDBNull(7);
+        }
+
+        return sum;
+    }
+
+    [Fact]
+    public void Every_getter_needs_a_current_row()
+    {
+        var source = FidelityFixtures.Create("primitive-edges").Tables[0];
+        using var reader = DataSetSerializer.CreateReader(new System.Buffers.ReadOnlySequence<byte>(DataSetSerializer.Serialize(source)));
+        AssertNoRow(reader, "before the first Read");
+        for (var row = 0; reader.Read(); row++)
+        {
+            Assert.Equal(DataSetAssert.Describe(source.Rows[row][0]), DataSetAssert.Describe(reader.GetValue(0)));
+        }
+
+        AssertNoRow(reader, "after Read returned false");
+        Assert.False(reader.NextResult());
+        AssertNoRow(reader, "after the last result");
+    }
+
+    private static void AssertNoRow(DbDataReader reader, string when)
+    {
+        Action[] getters =
+        [
+            () => reader.GetValue(0), () => _ = reader[0], () => reader.GetValues(new object[reader.FieldCount]), () => reader.IsDBNull(0),
+            () => reader.GetInt32(reader.GetOrdinal("Int32")), () => reader.GetFieldValue<int>(reader.GetOrdinal("Int32")),
+            () => reader.GetChar(reader.GetOrdinal("Char")), () => reader.GetDecimal(reader.GetOrdinal("Decimal")),
+        ];
+        foreach (var getter in getters)
+        {
+            var error = Record.Exception(getter);
+            Assert.True(error is InvalidOperationException and not ObjectDisposedException, $"{when}: {error?.GetType().Name ?? "a value was returned"}");
+        }
+    }
+
+    [Fact]
+    public void A_getter_for_another_type_or_a_null_cell_is_an_InvalidCastException_as_DataTableReader_gives()
+    {
+        var table = new DataTable("C");
+        table.Columns.Add("I", typeof(int));
+        table.Columns.Add("S", typeof(string));
+        table.Columns.Add("O", typeof(object));
+        table.Rows.Add(1, DBNull.Value, 7);
+        using (var expected = table.CreateDataReader())
+        {
+            Assert.True(expected.Read());
+            Assert.Throws<InvalidCastException>(() => expected.GetInt64(0));
+            Assert.Equal(7, expected.GetInt32(2));
+        }
+
+        using var reader = DataSetSerializer.CreateReader(new System.Buffers.ReadOnlySequence<byte>(DataSetSerializer.Serialize(table)));
+        Assert.True(reader.Read());
+        Assert.Throws<InvalidCastException>(() => reader.GetInt64(0));
+        Assert.Throws<InvalidCastException>(() => reader.GetString(0));
+        Assert.Throws<InvalidCastException>(() => reader.GetString(1));
+        Assert.True(reader.IsDBNull(1));
+        Assert.Equal(DBNull.Value, reader.GetValue(1));
+        Assert.Equal(1, reader.GetInt32(0));
+        Assert.Equal(1, reader.GetFieldValue<int>(0));
+        Assert.Equal(7, reader.GetInt32(2));
+        Assert.Equal(7, reader.GetFieldValue<int>(2));
+        Assert.Throws<InvalidCastException>(() => reader.GetString(2));
+    }
+
     /// <summary>
     /// The oracle for reader paths: what DataTable.Load makes of the source's own reader. A reader carries no
     /// DateTimeMode, so the loading table's column semantics (not the codec) decide a DateTime's Kind.

@@ -226,6 +226,57 @@ public sealed class SecurityTests
     }
 
     [Fact]
+    public void The_build_bans_every_type_and_assembly_loading_overload_and_the_docs_list_exactly_what_it_bans()
+    {
+        var banned = File.ReadAllLines(Path.Combine(RepositoryPaths.Root, "src", "BannedSymbols.txt"))
+            .Where(l => l.Length > 0).Select(l => l.Split(';')[0]).ToHashSet(StringComparer.Ordinal);
+        string[] required =
+        [
+            "M:System.Type.GetType(System.String,System.Func{System.Reflection.AssemblyName,System.Reflection.Assembly},System.Func{System.Reflection.Assembly,System.String,System.Boolean,System.Type})",
+            "M:System.Type.GetType(System.String,System.Func{System.Reflection.AssemblyName,System.Reflection.Assembly},System.Func{System.Reflection.Assembly,System.String,System.Boolean,System.Type},System.Boolean,System.Boolean)",
+            "M:System.Reflection.Assembly.LoadFile(System.String)",
+            "M:System.Reflection.Assembly.UnsafeLoadFrom(System.String)",
+            "M:System.Runtime.Loader.AssemblyLoadContext.LoadFromAssemblyName(System.Reflection.AssemblyName)",
+            "M:System.Runtime.Loader.AssemblyLoadContext.LoadFromAssemblyPath(System.String)",
+            "M:System.AppDomain.Load(System.String)",
+            "M:System.Activator.CreateInstance(System.String,System.String)",
+            "M:System.Type.ReflectionOnlyGetType(System.String,System.Boolean,System.Boolean)",
+            "M:System.Reflection.Assembly.GetType(System.String)",
+        ];
+        Assert.All(required, id => Assert.Contains(id, banned));
+
+        // Every overload of a banned member that takes a name, path, identifier, image or document is banned (creating an
+        // instance of a Type object the code already holds is fine), among the members the runtime has.
+        foreach (var group in banned.Where(id => id.StartsWith("M:", StringComparison.Ordinal)).GroupBy(id => id[2..id.IndexOf('(', StringComparison.Ordinal)]))
+        {
+            var typeName = group.Key[..group.Key.LastIndexOf('.')];
+            var memberName = group.Key[(group.Key.LastIndexOf('.') + 1)..];
+            var type = new[] { typeof(object), typeof(System.Data.DataSet), typeof(System.Runtime.Loader.AssemblyLoadContext) }
+                .Select(t => t.Assembly.GetType(typeName)).FirstOrDefault(t => t is not null);
+            Assert.NotNull(type);
+            var overloads = type.GetMethods(BindingFlags.Public | BindingFlags.Static | BindingFlags.Instance | BindingFlags.DeclaredOnly)
+                .Where(m => m.Name == memberName && m.GetParameters() is { Length: > 0 } parameters && parameters[0].ParameterType != typeof(Type));
+            foreach (var overload in overloads)
+            {
+                var id = $"M:{typeName}.{memberName}({string.Join(",", overload.GetParameters().Select(p => DocId(p.ParameterType)))})";
+                Assert.True(banned.Contains(id), $"{id} is not banned, though other overloads of {group.Key} are");
+            }
+        }
+
+        var security = File.ReadAllText(Path.Combine(RepositoryPaths.Root, "docs", "security.md"));
+        var listed = security[security.IndexOf("### Banned in the build", StringComparison.Ordinal)..]
+            .Split("```text\n")[1].Split("```")[0].Split('\n', StringSplitOptions.RemoveEmptyEntries).ToHashSet(StringComparer.Ordinal);
+        Assert.Equal(banned.Order(StringComparer.Ordinal), listed.Order(StringComparer.Ordinal));
+    }
+
+    private static string DocId(Type type) => type switch
+    {
+        { IsArray: true } => DocId(type.GetElementType()!) + "[]",
+        { IsGenericType: true } => $"{type.Namespace}.{type.Name[..type.Name.IndexOf('`', StringComparison.Ordinal)]}{{{string.Join(",", type.GetGenericArguments().Select(DocId))}}}",
+        _ => type.FullName!,
+    };
+
+    [Fact]
     public void No_assembly_is_loaded_while_reading_hostile_payloads()
     {
         var seeds = new[] { "sql-types", "object-column", "constraints-and-relations" }

@@ -75,26 +75,44 @@ internal static class ConstraintFactory
         }
     }
 
-    public static void ApplyDeferredColumns(TableLoader loader)
+    /// <summary>
+    /// Sets the expressions of the tables created from the payload (every expression after those it reads, see
+    /// <see cref="ExpressionOrder"/>), then read-only flags and display expressions.
+    /// </summary>
+    public static void ApplyDeferredColumns(List<TableLoader> loaders)
     {
-        for (var i = 0; i < loader.Model.Columns.Count; i++)
+        var expressions = new List<(DataColumn Column, string Expression)>();
+        foreach (var loader in loaders)
         {
-            var model = loader.Model.Columns[i];
-            var column = loader.TargetColumn(i);
-            if (model.Expression is not null)
+            for (var i = 0; i < loader.Model.Columns.Count; i++)
             {
-                column.Expression = model.Expression;
-            }
-
-            if (model.ReadOnly && !column.ReadOnly)
-            {
-                column.ReadOnly = true;
+                if (loader.Model.Columns[i].Expression is { } expression)
+                {
+                    expressions.Add((loader.TargetColumn(i), expression));
+                }
             }
         }
 
-        if (loader.Model.DisplayExpression.Length > 0)
+        foreach (var (column, expression) in ExpressionOrder.Sort(expressions))
         {
-            loader.Table.DisplayExpression = loader.Model.DisplayExpression;
+            column.Expression = expression;
+        }
+
+        foreach (var loader in loaders)
+        {
+            for (var i = 0; i < loader.Model.Columns.Count; i++)
+            {
+                var column = loader.TargetColumn(i);
+                if (loader.Model.Columns[i].ReadOnly && !column.ReadOnly)
+                {
+                    column.ReadOnly = true;
+                }
+            }
+
+            if (loader.Model.DisplayExpression.Length > 0)
+            {
+                loader.Table.DisplayExpression = loader.Model.DisplayExpression;
+            }
         }
     }
 

@@ -11,8 +11,9 @@ namespace Surrogate.Build;
 /// </summary>
 internal sealed class DataSetBuilder
 {
-    private readonly DataSet? _dataSet;
+    private readonly Func<DataSet>? _createDataSet;
     private readonly DataTable? _standalone;
+    private DataSet? _dataSet;
     private readonly SurrogateOptions _options;
     private readonly List<TableLoader> _tables = [];
     private readonly List<(ForeignKeyConstraint Fk, Rule Delete, Rule Update, AcceptRejectRule Accept)> _suspendedRules = [];
@@ -20,18 +21,23 @@ internal sealed class DataSetBuilder
     private HeaderModel? _header;
     private TableLoader? _current;
     private long _rows;
+    private readonly DerivedWork _derivedWork = new(0);
 
-    /// <summary>Builds into a DataSet (fresh, typed, or the caller's).</summary>
+    /// <summary>Builds into the caller's DataSet.</summary>
     public DataSetBuilder(DataSet dataSet, SurrogateOptions options)
     {
-        _dataSet = dataSet;
         _options = options;
-        foreach (DataTable table in dataSet.Tables)
-        {
-            Suspend(table);
-        }
+        Attach(dataSet);
+    }
 
-        dataSet.EnforceConstraints = false;
+    /// <summary>
+    /// Builds into a DataSet made once the header is read, under the payload's locale when that locale was a default
+    /// (the culture current when the writer's DataSet was made), so the result's locale is the same default.
+    /// </summary>
+    public DataSetBuilder(Func<DataSet> createDataSet, SurrogateOptions options)
+    {
+        _createDataSet = createDataSet;
+        _options = options;
     }
 
     /// <summary>Builds one table outside any DataSet (fresh or the caller's).</summary>
@@ -42,8 +48,12 @@ internal sealed class DataSetBuilder
         Suspend(table);
     }
 
-    /// <summary>The payload's length, which bounds how much storage a size hint may reserve.</summary>
-    public long PayloadBytes { get; set; }
+    /// <summary>The payload's length, which bounds how much storage a size hint may reserve and how much derived work the payload may ask for.</summary>
+    public long PayloadBytes
+    {
+        get => _derivedWork.PayloadBytes;
+        set => _derivedWork.PayloadBytes = value;
+    }
 
     public long RowBudget => _options.MaxRows - _rows;
 
@@ -51,24 +61,30 @@ internal sealed class DataSetBuilder
 
     public TableLoader? Current => _current;
 
+    /// <summary>The DataSet built into (made now if the payload had no header).</summary>
+    public DataSet DataSet => _dataSet ?? Create(null);
+
     public void OnHeader(HeaderModel header)
     {
         _header = header;
-        if (_dataSet is null)
+        if (_standalone is not null)
         {
             return;
         }
 
-        _dataSet.DataSetName = header.DataSetName;
-        _dataSet.Namespace = header.Namespace;
-        _dataSet.Prefix = header.Prefix;
-        _dataSet.CaseSensitive = header.CaseSensitive;
-        if (header.Locale is not null)
+        var dataSet = _dataSet ?? Create(header.Locale is not null && header.LocaleSet == false ? CultureSettings.Culture(header.Locale) : null);
+        dataSet.DataSetName = header.DataSetName;
+        dataSet.Namespace = header.Namespace;
+        dataSet.Prefix = header.Prefix;
+        dataSet.CaseSensitive = header.CaseSensitive;
+        // A locale that was set is set again; a default one came with the DataSet, unless the DataSet was the caller's
+        // and its locale differs, where the value matters more than the flag.
+        if (header.Locale is not null && (header.LocaleSet != false || !string.Equals(dataSet.Locale.Name, header.Locale, StringComparison.Ordinal)))
         {
-            _dataSet.Locale = TableFactory.Culture(header.Locale);
+            dataSet.Locale = CultureSettings.Culture(header.Locale);
         }
 
-        ExtendedPropertiesCodec.Apply(_dataSet.ExtendedProperties, header.ExtendedProperties);
+        ExtendedPropertiesCodec.Apply(dataSet.ExtendedProperties, header.ExtendedProperties);
     }
 
     public void OnTable(TableModel model)
@@ -97,9 +113,10 @@ internal sealed class DataSetBuilder
         }
         else
         {
-            var existing = FindDeclaredTable(_dataSet!, model);
+            var dataSet = DataSet;
+            var existing = FindDeclaredTable(dataSet, model);
             created = existing is null;
-            table = existing ?? TableFactory.CreateTable(model, _dataSet);
+            table = existing ?? TableFactory.CreateTable(model, dataSet);
         }
 
         if (table.Rows.Count > 0)
@@ -111,7 +128,7 @@ internal sealed class DataSetBuilder
         {
             _current = new TableLoader(table, model, created, _options);
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, model.Name, null, null);
         }
@@ -120,12 +137,19 @@ internal sealed class DataSetBuilder
         _current.BeginLoad(PayloadBytes);
     }
 
-    public void AddRows(int count) => _rows += count;
+    /// <summary>Reads one row block into the current table.</summary>
+    public void ReadBlock(ref ProtoBuf.ProtoReader.State state)
+    {
+        var loader = _current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
+        _rows += loader.ReadBlock(ref state, _options, RowBudget, TableCount - 1, _derivedWork);
+    }
 
     public void Complete(TailModel? tail)
     {
         _current?.EndLoad();
         _current = null;
+        var dataSet = _standalone is null ? DataSet : null;
+        _derivedWork.AddSchema(_tables, tail);
         foreach (var loader in _tables)
         {
             if (loader.Created)
@@ -137,24 +161,18 @@ internal sealed class DataSetBuilder
         if (tail is not null)
         {
             ConstraintFactory.AddForeignKeys(_tables, tail.ForeignKeys);
-            if (_dataSet is not null)
+            if (dataSet is not null)
             {
-                ConstraintFactory.AddRelations(_dataSet, _tables, tail.Relations);
+                ConstraintFactory.AddRelations(dataSet, _tables, tail.Relations);
             }
         }
 
-        foreach (var loader in _tables)
-        {
-            if (loader.Created)
-            {
-                ConstraintFactory.ApplyDeferredColumns(loader);
-            }
-        }
+        ConstraintFactory.ApplyDeferredColumns(_tables.FindAll(t => t.Created));
 
         Resume();
-        if (_dataSet is not null)
+        if (dataSet is not null)
         {
-            _dataSet.EnforceConstraints = _header?.EnforceConstraints ?? true;
+            dataSet.EnforceConstraints = _header?.EnforceConstraints ?? true;
         }
 
         foreach (var loader in _tables)
@@ -210,20 +228,29 @@ internal sealed class DataSetBuilder
     private static void ApplyStandaloneTable(DataTable table, TableModel model, HeaderModel? header)
     {
         table.TableName = model.Name;
+        CultureSettings.ApplyStandalone(table, model, header);
         table.Namespace = model.Namespace;
         table.Prefix = model.Prefix;
-        // Set only where the table's default differs (setting marks the value explicit).
-        if ((model.CaseSensitive ?? header?.CaseSensitive) is bool caseSensitive && table.CaseSensitive != caseSensitive)
-        {
-            table.CaseSensitive = caseSensitive;
-        }
-
-        if ((model.Locale ?? header?.Locale) is string locale && !string.Equals(table.Locale.Name, locale, StringComparison.Ordinal))
-        {
-            table.Locale = TableFactory.Culture(locale);
-        }
-
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
+    }
+
+    private DataSet Create(System.Globalization.CultureInfo? locale)
+    {
+        var dataSet = locale is null ? _createDataSet!() : CultureSettings.CreateUnder(locale, _createDataSet!);
+        Attach(dataSet);
+        return dataSet;
+    }
+
+    // Declared tables' rules, expressions and read-only flags are lifted for the load, and constraints are off.
+    private void Attach(DataSet dataSet)
+    {
+        _dataSet = dataSet;
+        foreach (DataTable table in dataSet.Tables)
+        {
+            Suspend(table);
+        }
+
+        dataSet.EnforceConstraints = false;
     }
 
     // A declared table keeps its own rules, read-only flags and expressions; they are lifted during the load (so

@@ -1,5 +1,4 @@
 using System.Data;
-using System.Globalization;
 using Surrogate.Columns;
 using Surrogate.Schema;
 
@@ -8,34 +7,23 @@ namespace Surrogate.Build;
 /// <summary>Creates tables and columns from the payload's schema (for targets that do not declare them).</summary>
 internal static class TableFactory
 {
-    public static DataTable CreateTable(TableModel model, DataSet? dataSet)
+    public static DataTable CreateTable(TableModel model, DataSet dataSet)
     {
-        var table = new DataTable(model.Name);
-        if (dataSet is null || !string.Equals(model.Namespace, dataSet.Namespace, StringComparison.Ordinal))
+        // Made under the DataSet's locale: adding a table whose locale changes would skip inheriting case sensitivity.
+        var table = CultureSettings.CreateUnder(dataSet.Locale, () => new DataTable(model.Name));
+        if (!string.Equals(model.Namespace, dataSet.Namespace, StringComparison.Ordinal))
         {
             table.Namespace = model.Namespace;
         }
 
-        if (dataSet is null || !string.Equals(model.Prefix, dataSet.Prefix, StringComparison.Ordinal))
+        if (!string.Equals(model.Prefix, dataSet.Prefix, StringComparison.Ordinal))
         {
             table.Prefix = model.Prefix;
         }
 
         ExtendedPropertiesCodec.Apply(table.ExtendedProperties, model.ExtendedProperties);
-        dataSet?.Tables.Add(table);
-        // Set where the value differs from the DataSet's, even if inheritance happens to give it now: setting marks
-        // it explicit, and DataSet XML writes explicit values only. Set it also where inheritance fails to give it: a
-        // table added to a case-sensitive DataSet with a user-set Locale starts case-insensitive.
-        if (model.CaseSensitive is bool caseSensitive && (table.CaseSensitive != caseSensitive || (dataSet is not null && dataSet.CaseSensitive != caseSensitive)))
-        {
-            table.CaseSensitive = caseSensitive;
-        }
-
-        if (model.Locale is not null && !string.Equals((dataSet?.Locale ?? table.Locale).Name, model.Locale, StringComparison.Ordinal))
-        {
-            table.Locale = Culture(model.Locale);
-        }
-
+        dataSet.Tables.Add(table);
+        CultureSettings.Apply(table, model, dataSet);
         return table;
     }
 
@@ -91,18 +79,6 @@ internal static class TableFactory
         ExtendedPropertiesCodec.Apply(column.ExtendedProperties, model.ExtendedProperties);
         table.Columns.Add(column);
         return column;
-    }
-
-    public static CultureInfo Culture(string name)
-    {
-        try
-        {
-            return CultureInfo.GetCultureInfo(name);
-        }
-        catch (CultureNotFoundException ex)
-        {
-            throw new DataSetSurrogateException($"The payload names an unknown locale '{name}'.", ex);
-        }
     }
 
     private static ColumnCodec Codec(ColumnModel model, SurrogateOptions options)

@@ -46,7 +46,11 @@ internal sealed class TableLoader
         _values = new object?[table.Columns.Count];
         _originals = new object?[table.Columns.Count];
         _usePrimaryKeyFreePath = table.PrimaryKey.Length == 0;
+        ComputedUnitsPerRow = created ? DerivedWork.PerRow(model) : 0;
     }
+
+    /// <summary>What each row costs in computed cells (expression columns of a table made from the payload).</summary>
+    public int ComputedUnitsPerRow { get; }
 
     public DataTable Table { get; }
 
@@ -89,10 +93,10 @@ internal sealed class TableLoader
 
     public DataColumn[] TargetColumns(int[] ordinals) => Array.ConvertAll(ordinals, TargetColumn);
 
-    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex)
+    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex, DerivedWork derivedWork)
     {
-        var model = Model;
-        _block.Read(ref state, _codecs, options, rowBudget, tableIndex, i => model.Columns[i].Name);
+        _block.Read(ref state, _codecs, options, rowBudget, tableIndex, Model);
+        derivedWork.AddRows(_block.RowCount, ComputedUnitsPerRow);
         if (_blockRows.Length < _block.RowCount && _block.Errors.Count > 0)
         {
             _blockRows = new DataRow[_block.RowCount];
@@ -122,7 +126,11 @@ internal sealed class TableLoader
             }
         }
 
-        Array.Clear(_blockRows);
+        if (_block.Errors.Count > 0)
+        {
+            Array.Clear(_blockRows, 0, _block.RowCount);
+        }
+
         _blockIndex++;
         return _block.RowCount;
     }
@@ -198,7 +206,7 @@ internal sealed class TableLoader
             {
                 values[_targetOrdinal[i]] = cursor.IsNull(row) ? codec.NullValue : codec.Take(cursor);
             }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
+            catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
             {
                 throw DataSetSurrogateException.Wrap(ex, Table.TableName, Model.Columns[i].Name, _blockIndex);
             }

@@ -58,16 +58,12 @@ internal static class ColumnDataCodec
             buffer.Bytes(DataField.Blobs, blob);
         }
 
-        foreach (var value in values.Values)
-        {
-            buffer.Bytes(DataField.Values, value);
-        }
-
         buffer.Packed(DataField.Aux, values.Aux, zigzag: true);
+        buffer.Packed(DataField.ValueTags, values.Tags, zigzag: false);
     }
 
     /// <summary>Reads one field of the value streams into the cursor; false if the field is not a stream field.</summary>
-    public static bool ReadStreamField(ref ProtoReader.State state, int field, ColumnCursor cursor, int rows, SurrogateOptions options, ref bool delta, ref string[]? dictionary, ref long[] indexes, ref int indexCount)
+    public static bool ReadStreamField(ref ProtoReader.State state, int field, ColumnCursor cursor, int rows, SurrogateOptions options)
     {
         switch (field)
         {
@@ -75,35 +71,36 @@ internal static class ColumnDataCodec
                 ProtoRead.Packed(ref state, WireType.SignedVarint, ref cursor.IntBuffer, ref cursor.IntCount, rows, "integer values");
                 return true;
             case DataField.IntEncoding:
-                delta = ProtoRead.Int32(ref state, 0, 1, "integer encoding") == (int)IntEncoding.Delta;
+                cursor.Delta = ProtoRead.Int32(ref state, 0, 1, "integer encoding") == (int)IntEncoding.Delta;
                 return true;
             case DataField.Fixed:
-                cursor.FixedBuffer = ProtoRead.Bytes(ref state, checked(rows * 20), "fixed-width values", null);
+                cursor.FixedLength = ProtoRead.BytesInto(ref state, ref cursor.FixedBuffer, checked(rows * 20), "fixed-width values");
                 return true;
             case DataField.Strings:
-                Add(ref cursor.StringBuffer, ref cursor.StringCount, ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength)), rows);
+                ColumnCursor.Add(ref cursor.StringBuffer, ref cursor.StringCount, ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength)), rows);
                 return true;
             case DataField.Dictionary:
-                var entries = dictionary?.Length ?? 0;
-                Array.Resize(ref dictionary, entries + 1);
-                if (entries >= rows)
+                if (cursor.DictionaryCount >= rows)
                 {
                     Throw.Invalid("A string dictionary is longer than its block.");
                 }
 
-                dictionary[entries] = ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength));
+                ColumnCursor.Add(ref cursor.DictionaryBuffer, ref cursor.DictionaryCount, ProtoRead.String(ref state, options.MaxStringLength, "string", nameof(SurrogateOptions.MaxStringLength)), rows);
                 return true;
             case DataField.DictionaryIndex:
-                ProtoRead.Packed(ref state, WireType.Varint, ref indexes, ref indexCount, rows, "dictionary indexes");
+                ProtoRead.Packed(ref state, WireType.Varint, ref cursor.IndexBuffer, ref cursor.IndexCount, rows, "dictionary indexes");
                 return true;
             case DataField.Blobs:
-                Add(ref cursor.BlobBuffer, ref cursor.BlobCount, ProtoRead.Bytes(ref state, options.MaxBinaryLength, "binary value", nameof(SurrogateOptions.MaxBinaryLength)), rows);
+                ColumnCursor.Add(ref cursor.BlobBuffer, ref cursor.BlobCount, ProtoRead.Bytes(ref state, options.MaxBinaryLength, "binary value", nameof(SurrogateOptions.MaxBinaryLength)), rows);
                 return true;
             case DataField.Values:
-                Add(ref cursor.ObjectBuffer, ref cursor.ObjectCount, ValueCodec.Read(ref state, options), rows);
+                ColumnCursor.Add(ref cursor.ObjectBuffer, ref cursor.ObjectCount, ValueCodec.Read(ref state, options), rows);
                 return true;
             case DataField.Aux:
                 ProtoRead.Packed(ref state, WireType.SignedVarint, ref cursor.AuxBuffer, ref cursor.AuxCount, rows, "auxiliary values");
+                return true;
+            case DataField.ValueTags:
+                ProtoRead.Packed(ref state, WireType.Varint, ref cursor.TagBuffer, ref cursor.TagCount, rows, "value type tags");
                 return true;
             default:
                 return false;
@@ -114,35 +111,38 @@ internal static class ColumnDataCodec
     public static void Read(ref ProtoReader.State state, ColumnCursor cursor, int rows, SurrogateOptions options)
     {
         cursor.Reset();
-        var delta = false;
-        string[]? dictionary = null;
-        long[] indexes = [];
-        var indexCount = 0;
         var token = state.StartSubItem();
         int field;
         while ((field = state.ReadFieldHeader()) > 0)
         {
             if (field == DataField.NullBitmap)
             {
-                cursor.NullBitmap = ProtoRead.Bytes(ref state, (rows + 7) >> 3, "null bitmap", null);
-                if (cursor.NullBitmap.Length != (rows + 7) >> 3)
+                if (ProtoRead.BytesInto(ref state, ref cursor.NullBitmap, (rows + 7) >> 3, "null bitmap") != (rows + 7) >> 3)
                 {
                     Throw.Invalid("A null bitmap does not match its block's row count.");
                 }
+
+                cursor.HasNulls = true;
             }
-            else if (!ReadStreamField(ref state, field, cursor, rows, options, ref delta, ref dictionary, ref indexes, ref indexCount))
+            else if (!ReadStreamField(ref state, field, cursor, rows, options))
             {
                 state.SkipField();
             }
         }
 
         state.EndSubItem(token);
-        Finish(cursor, delta, dictionary, indexes, indexCount);
+        Finish(cursor);
     }
 
-    public static void Finish(ColumnCursor cursor, bool delta, string[]? dictionary, long[] indexes, int indexCount)
+    /// <summary>Undoes delta coding and resolves dictionary indexes, once every field of the message is in.</summary>
+    public static void Finish(ColumnCursor cursor)
     {
-        if (delta)
+        if (cursor.TagCount > 0 && cursor.ObjectCount > 0)
+        {
+            Throw.Invalid("A column holds both tagged values and Value messages.");
+        }
+
+        if (cursor.Delta)
         {
             var ints = cursor.IntBuffer;
             for (var i = 1; i < cursor.IntCount; i++)
@@ -151,7 +151,7 @@ internal static class ColumnDataCodec
             }
         }
 
-        if (dictionary is null)
+        if (cursor.DictionaryCount == 0 && cursor.IndexCount == 0)
         {
             return;
         }
@@ -161,33 +161,19 @@ internal static class ColumnDataCodec
             Throw.Invalid("A column holds both plain and dictionary strings.");
         }
 
-        if (cursor.StringBuffer.Length < indexCount)
+        if (cursor.StringBuffer.Length < cursor.IndexCount)
         {
-            cursor.StringBuffer = new string[indexCount];
+            cursor.StringBuffer = new string[cursor.IndexCount];
         }
 
-        for (var i = 0; i < indexCount; i++)
+        var dictionary = cursor.DictionaryBuffer.AsSpan(0, cursor.DictionaryCount);
+        for (var i = 0; i < cursor.IndexCount; i++)
         {
-            var index = indexes[i];
-            cursor.StringBuffer[i] = (ulong)index < (ulong)dictionary.Length ? dictionary[index] : Throw.Invalid<string>("A dictionary index is out of range.");
+            var index = cursor.IndexBuffer[i];
+            cursor.StringBuffer[i] = (ulong)index < (ulong)dictionary.Length ? dictionary[(int)index] : Throw.Invalid<string>("A dictionary index is out of range.");
         }
 
-        cursor.StringCount = indexCount;
-    }
-
-    private static void Add<T>(ref T[] buffer, ref int count, T value, int max)
-    {
-        if (count >= max)
-        {
-            Throw.Invalid("A column holds more values than its block has rows.");
-        }
-
-        if (count == buffer.Length)
-        {
-            Array.Resize(ref buffer, Math.Min(Math.Max(16, buffer.Length * 2), max));
-        }
-
-        buffer[count++] = value;
+        cursor.StringCount = cursor.IndexCount;
     }
 
     private static bool DeltaPays(ReadOnlySpan<long> ints)

@@ -13,7 +13,7 @@ internal sealed class ColumnValues
     private byte[] _fixed = new byte[256];
     private string[] _strings = new string[64];
     private byte[][] _blobs = new byte[16][];
-    private byte[][] _values = new byte[16][];
+    private long[] _tags = new long[16];
     private long[] _dictionaryIndexes = [];
     private long _stringChars;
     private HashSet<string>? _probeSet;
@@ -29,7 +29,7 @@ internal sealed class ColumnValues
 
     public int BlobCount { get; private set; }
 
-    public int ValueCount { get; private set; }
+    public int TagCount { get; private set; }
 
     public Span<long> Ints => _ints.AsSpan(0, IntCount);
 
@@ -41,10 +41,11 @@ internal sealed class ColumnValues
 
     public ReadOnlySpan<byte[]> Blobs => _blobs.AsSpan(0, BlobCount);
 
-    public ReadOnlySpan<byte[]> Values => _values.AsSpan(0, ValueCount);
+    /// <summary>An object column's type tag per value; its values are in the other streams.</summary>
+    public ReadOnlySpan<long> Tags => _tags.AsSpan(0, TagCount);
 
     /// <summary>Roughly the bytes the streams take on the wire (it sizes a message's length prefix; a miss costs a move).</summary>
-    public int EstimatedBytes => (int)Math.Min(int.MaxValue, _stringChars + (2L * StringCount) + (2L * IntCount) + (2L * AuxCount) + FixedLength);
+    public int EstimatedBytes => (int)Math.Min(int.MaxValue, _stringChars + (2L * StringCount) + (2L * IntCount) + (2L * AuxCount) + FixedLength + TagCount);
 
     /// <summary>Scratch for the dictionary-coding decision, reused across blocks.</summary>
     public HashSet<string> ProbeSet => _probeSet ??= new(StringComparer.Ordinal);
@@ -64,12 +65,11 @@ internal sealed class ColumnValues
 
     public void Clear()
     {
-        IntCount = AuxCount = FixedLength = 0;
+        IntCount = AuxCount = FixedLength = TagCount = 0;
         _stringChars = 0;
         Array.Clear(_strings, 0, StringCount);
         Array.Clear(_blobs, 0, BlobCount);
-        Array.Clear(_values, 0, ValueCount);
-        StringCount = BlobCount = ValueCount = 0;
+        StringCount = BlobCount = 0;
         // Dropping the strings, not the tables: a cached accumulator must not keep a payload's values alive.
         _probeSet?.Clear();
         _dictionary?.Clear();
@@ -130,13 +130,13 @@ internal sealed class ColumnValues
         _blobs[BlobCount++] = value;
     }
 
-    public void AddValue(byte[] encodedValueMessage)
+    public void AddTag(TypeTag tag)
     {
-        if (ValueCount == _values.Length)
+        if (TagCount == _tags.Length)
         {
-            Array.Resize(ref _values, _values.Length * 2);
+            Array.Resize(ref _tags, _tags.Length * 2);
         }
 
-        _values[ValueCount++] = encodedValueMessage;
+        _tags[TagCount++] = (long)tag;
     }
 }

@@ -2,11 +2,11 @@ namespace Surrogate.Columns;
 
 // DateTime: (ticks << 2 | kind) as one sint64, exact ticks and Kind whatever the column's DateTimeMode; a Local value
 // keeps its wall clock (it is not re-based to the reader's time zone). Delta coding makes sorted dates cheap.
-internal sealed class DateTimeColumnCodec() : ColumnCodec(TypeTag.DateTime, typeof(DateTime))
+internal sealed class DateTimeColumnCodec() : ColumnCodec<DateTime>(TypeTag.DateTime)
 {
     public override void Append(ColumnValues values, object value) => values.AddInt(Pack((DateTime)value));
 
-    public override object Take(ColumnCursor cursor) => Unpack(cursor.NextInt());
+    public override DateTime Read(ColumnCursor cursor) => Unpack(cursor.NextInt());
 
     internal static long Pack(DateTime value) => unchecked((value.Ticks << 2) | (long)value.Kind);
 
@@ -24,7 +24,7 @@ internal sealed class DateTimeColumnCodec() : ColumnCodec(TypeTag.DateTime, type
 }
 
 // DateTimeOffset: the clock ticks in Ints, the offset in minutes in Aux.
-internal sealed class DateTimeOffsetColumnCodec() : ColumnCodec(TypeTag.DateTimeOffset, typeof(DateTimeOffset))
+internal sealed class DateTimeOffsetColumnCodec() : ColumnCodec<DateTimeOffset>(TypeTag.DateTimeOffset)
 {
     public override void Append(ColumnValues values, object value)
     {
@@ -33,7 +33,7 @@ internal sealed class DateTimeOffsetColumnCodec() : ColumnCodec(TypeTag.DateTime
         values.AddAux((long)dto.Offset.TotalMinutes);
     }
 
-    public override object Take(ColumnCursor cursor)
+    public override DateTimeOffset Read(ColumnCursor cursor)
     {
         var ticks = cursor.NextInt();
         var minutes = cursor.NextAux();
@@ -41,23 +41,23 @@ internal sealed class DateTimeOffsetColumnCodec() : ColumnCodec(TypeTag.DateTime
     }
 }
 
-internal sealed class TimeSpanColumnCodec() : ColumnCodec(TypeTag.TimeSpan, typeof(TimeSpan))
+internal sealed class TimeSpanColumnCodec() : ColumnCodec<TimeSpan>(TypeTag.TimeSpan)
 {
     public override void Append(ColumnValues values, object value) => values.AddInt(((TimeSpan)value).Ticks);
 
-    public override object Take(ColumnCursor cursor) => new TimeSpan(cursor.NextInt());
+    public override TimeSpan Read(ColumnCursor cursor) => new TimeSpan(cursor.NextInt());
 }
 
-internal sealed class DateOnlyColumnCodec() : ColumnCodec(TypeTag.DateOnly, typeof(DateOnly))
+internal sealed class DateOnlyColumnCodec() : ColumnCodec<DateOnly>(TypeTag.DateOnly)
 {
     public override void Append(ColumnValues values, object value) => values.AddInt(((DateOnly)value).DayNumber);
 
-    public override object Take(ColumnCursor cursor) => DateOnly.FromDayNumber(checked((int)cursor.NextInt()));
+    public override DateOnly Read(ColumnCursor cursor) => DateOnly.FromDayNumber(checked((int)cursor.NextInt()));
 }
 
-internal sealed class TimeOnlyColumnCodec() : ColumnCodec(TypeTag.TimeOnly, typeof(TimeOnly))
+internal sealed class TimeOnlyColumnCodec() : ColumnCodec<TimeOnly>(TypeTag.TimeOnly)
 {
     public override void Append(ColumnValues values, object value) => values.AddInt(((TimeOnly)value).Ticks);
 
-    public override object Take(ColumnCursor cursor) => new TimeOnly(cursor.NextInt());
+    public override TimeOnly Read(ColumnCursor cursor) => new TimeOnly(cursor.NextInt());
 }

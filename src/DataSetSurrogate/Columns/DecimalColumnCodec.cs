@@ -3,11 +3,11 @@ using System.Buffers.Binary;
 namespace Surrogate.Columns;
 
 // decimal.GetBits order (lo, mid, hi, flags) as four little-endian int32: the scale is in flags, so 1.10 stays 1.10.
-internal sealed class DecimalColumnCodec() : ColumnCodec(TypeTag.Decimal, typeof(decimal))
+internal sealed class DecimalColumnCodec() : ColumnCodec<decimal>(TypeTag.Decimal)
 {
     public override void Append(ColumnValues values, object value) => Write(values.AddFixed(16), (decimal)value);
 
-    public override object Take(ColumnCursor cursor) => Read(cursor.NextFixed(16));
+    public override decimal Read(ColumnCursor cursor) => Read(cursor.NextFixed(16));
 
     internal static void Write(Span<byte> destination, decimal value)
     {

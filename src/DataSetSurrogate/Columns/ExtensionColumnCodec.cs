@@ -15,6 +15,8 @@ internal sealed class EnumColumnCodec(Type enumType, string? key) : ColumnCodec(
         var raw = cursor.NextInt();
         return _unsigned ? Enum.ToObject(ClrType, unchecked((ulong)raw)) : Enum.ToObject(ClrType, raw);
     }
+
+    public override void Skip(ColumnCursor cursor) => cursor.NextInt();
 }
 
 // A caller-registered type with its own byte codec; the decode delegate sees untrusted bytes.
@@ -25,4 +27,6 @@ internal sealed class BlobExtensionColumnCodec(SurrogateColumnType registration)
     public override void Append(ColumnValues values, object value) => values.AddBlob(registration.Encode!(value));
 
     public override object Take(ColumnCursor cursor) => registration.Decode!(cursor.NextBlob());
+
+    public override void Skip(ColumnCursor cursor) => cursor.NextBlob();
 }

@@ -3,7 +3,7 @@ using System.Data.SqlTypes;
 namespace Surrogate.Columns;
 
 // SqlString keeps its LCID and compare options (Aux: lcid << 32 | options).
-internal sealed class SqlStringColumnCodec() : SqlColumnCodec(TypeTag.SqlString, typeof(SqlString), SqlString.Null)
+internal sealed class SqlStringColumnCodec() : SqlColumnCodec<SqlString>(TypeTag.SqlString, SqlString.Null)
 {
     public override void Append(ColumnValues values, object value)
     {
@@ -12,7 +12,7 @@ internal sealed class SqlStringColumnCodec() : SqlColumnCodec(TypeTag.SqlString,
         values.AddAux(((long)s.LCID << 32) | (uint)s.SqlCompareOptions);
     }
 
-    public override object Take(ColumnCursor cursor)
+    public override SqlString Read(ColumnCursor cursor)
     {
         var text = cursor.NextString();
         var meta = cursor.NextAux();
@@ -20,24 +20,30 @@ internal sealed class SqlStringColumnCodec() : SqlColumnCodec(TypeTag.SqlString,
     }
 }
 
-internal sealed class SqlCharsColumnCodec() : SqlColumnCodec(TypeTag.SqlChars, typeof(SqlChars), SqlChars.Null)
+internal sealed class SqlCharsColumnCodec() : SqlColumnCodec<SqlChars>(TypeTag.SqlChars, SqlChars.Null)
 {
     public override void Append(ColumnValues values, object value) =>
         values.AddString(new string(((SqlChars)value).Value));
 
-    public override object Take(ColumnCursor cursor) => new SqlChars(cursor.NextString().ToCharArray());
+    public override SqlChars Read(ColumnCursor cursor) => new SqlChars(cursor.NextString().ToCharArray());
+
+    public override void Skip(ColumnCursor cursor) => cursor.NextString();
 }
 
-internal sealed class SqlBinaryColumnCodec() : SqlColumnCodec(TypeTag.SqlBinary, typeof(SqlBinary), SqlBinary.Null)
+internal sealed class SqlBinaryColumnCodec() : SqlColumnCodec<SqlBinary>(TypeTag.SqlBinary, SqlBinary.Null)
 {
     public override void Append(ColumnValues values, object value) => values.AddBlob(((SqlBinary)value).Value);
 
-    public override object Take(ColumnCursor cursor) => new SqlBinary(cursor.NextBlob());
+    public override SqlBinary Read(ColumnCursor cursor) => new SqlBinary(cursor.NextBlob());
+
+    public override void Skip(ColumnCursor cursor) => cursor.NextBlob();
 }
 
-internal sealed class SqlBytesColumnCodec() : SqlColumnCodec(TypeTag.SqlBytes, typeof(SqlBytes), SqlBytes.Null)
+internal sealed class SqlBytesColumnCodec() : SqlColumnCodec<SqlBytes>(TypeTag.SqlBytes, SqlBytes.Null)
 {
     public override void Append(ColumnValues values, object value) => values.AddBlob(((SqlBytes)value).Value);
 
-    public override object Take(ColumnCursor cursor) => new SqlBytes(cursor.NextBlob());
+    public override SqlBytes Read(ColumnCursor cursor) => new SqlBytes(cursor.NextBlob());
+
+    public override void Skip(ColumnCursor cursor) => cursor.NextBlob();
 }

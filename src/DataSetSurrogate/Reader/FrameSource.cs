@@ -18,6 +18,9 @@ internal abstract class FrameSource : IDisposable
     /// <summary>Runs the handler on the next top-level field; false at the end of the payload.</summary>
     public abstract bool Next<T>(FieldHandler<T> handler, out T result);
 
+    /// <summary>Payload bytes read so far, up to and including the current field.</summary>
+    public abstract long BytesRead { get; }
+
     public virtual void Dispose()
     {
     }
@@ -47,6 +50,9 @@ internal sealed class SequenceFrameSource : FrameSource
             state.Dispose();
         }
     }
+
+    /// <summary>The whole payload is in memory: all of it counts.</summary>
+    public override long BytesRead => _payload.Length;
 
     public override bool Next<T>(FieldHandler<T> handler, out T result)
     {
@@ -78,6 +84,9 @@ internal sealed class StreamFrameSource : FrameSource
     private readonly SurrogateOptions _options;
     private readonly PooledBufferWriter _frame = new(4096);
     private long _consumed;
+
+    /// <summary>The fields read so far, the current one included (the prologue's few bytes aside).</summary>
+    public override long BytesRead => _consumed;
 
     public StreamFrameSource(Stream stream, SurrogateOptions options)
     {
@@ -121,31 +130,23 @@ internal sealed class StreamFrameSource : FrameSource
             Throw.Limit("payload bytes", _consumed, _options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
 
-        // Rebuild the field (header, length, body) so the same parsers read it; the body arrives in chunks, so a
-        // lying length costs only what the stream really supplies.
+        // Rebuild the field (header, length, body) so the same parsers read it. The body is read straight into the
+        // frame buffer in chunks: a lying length costs only what the stream really supplies.
         _frame.Clear();
-        var body = new PooledBufferWriter(Math.Min(length, 1 << 20) + 1);
-        try
+        WriteVarint(_frame, ((uint)field << 3) | (uint)WireType.String);
+        WriteVarint(_frame, (uint)length);
+        var remaining = length;
+        while (remaining > 0)
         {
-            var remaining = length;
-            while (remaining > 0)
+            var chunk = Math.Min(remaining, 1 << 16);
+            var read = _stream.Read(_frame.GetSpan(chunk)[..chunk]);
+            if (read <= 0)
             {
-                var read = _stream.Read(body.GetSpan(Math.Min(remaining, 1 << 20))[..Math.Min(remaining, 1 << 20)]);
-                if (read <= 0)
-                {
-                    Throw.Truncated();
-                }
-
-                body.Advance(read);
-                remaining -= read;
+                Throw.Truncated();
             }
 
-            ProtoWrite.Build(_frame, (field, body), static (ref ProtoWriter.State s, (int Field, PooledBufferWriter Body) a) =>
-                ProtoWrite.Bytes(ref s, a.Field, a.Body.WrittenSpan));
-        }
-        finally
-        {
-            body.Dispose();
+            _frame.Advance(read);
+            remaining -= read;
         }
 
         var state = ProtoReader.State.Create(new ReadOnlySequence<byte>(_frame.WrittenMemory), null, null);
@@ -164,5 +165,19 @@ internal sealed class StreamFrameSource : FrameSource
     {
         _frame.Dispose();
         base.Dispose();
+    }
+
+    private static void WriteVarint(PooledBufferWriter buffer, uint value)
+    {
+        var span = buffer.GetSpan(5);
+        var count = 0;
+        while (value >= 0x80)
+        {
+            span[count++] = (byte)(value | 0x80);
+            value >>= 7;
+        }
+
+        span[count++] = (byte)value;
+        buffer.Advance(count);
     }
 }

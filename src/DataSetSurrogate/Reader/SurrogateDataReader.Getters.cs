@@ -1,8 +1,12 @@
 using System.Globalization;
+using Surrogate.Columns;
 
 namespace Surrogate.Reader;
 
-// Typed getters over the current row's decoded values.
+// The current row's values, decoded on demand from the block's streams. A typed getter reads the column's own type
+// with no box; on another column it unboxes GetValue, as DataTableReader does (an object column's int reads with
+// GetInt32, an int column's does not read with GetInt64). Every getter needs a current row: before the first Read and
+// after Read returned false it throws InvalidOperationException.
 internal sealed partial class SurrogateDataReader
 {
     public override object this[int ordinal] => GetValue(ordinal);
@@ -11,12 +15,27 @@ internal sealed partial class SurrogateDataReader
 
     public override object GetValue(int ordinal)
     {
-        if (_row < 0 || !_blockLoaded && !_readAny)
+        var codec = Current(ordinal);
+        if (codec is null || _block.Column(ordinal).IsNull(_row))
         {
-            throw new InvalidOperationException("No current row: call Read first.");
+            return DBNull.Value;
         }
 
-        return _values[ordinal];
+        var cursor = _block.Column(ordinal);
+        var resume = cursor.At;
+        try
+        {
+            cursor.At = _positions[ordinal];
+            return codec.Take(cursor);
+        }
+        catch (Exception ex) when (ShouldWrap(ex))
+        {
+            throw WrapValue(ex, ordinal);
+        }
+        finally
+        {
+            cursor.At = resume;
+        }
     }
 
     public override int GetValues(object[] values)
@@ -31,7 +50,9 @@ internal sealed partial class SurrogateDataReader
         return count;
     }
 
-    public override bool IsDBNull(int ordinal) => GetValue(ordinal) is DBNull;
+    public override bool IsDBNull(int ordinal) => Current(ordinal) is null || _block.Column(ordinal).IsNull(_row);
+
+    public override T GetFieldValue<T>(int ordinal) => Typed<T>(ordinal);
 
     public override string GetName(int ordinal) => Table.Columns[ordinal].Name;
 
@@ -64,33 +85,33 @@ internal sealed partial class SurrogateDataReader
 
     public override string GetDataTypeName(int ordinal) => GetFieldType(ordinal).Name;
 
-    public override bool GetBoolean(int ordinal) => (bool)GetValue(ordinal);
+    public override bool GetBoolean(int ordinal) => Typed<bool>(ordinal);
 
-    public override byte GetByte(int ordinal) => (byte)GetValue(ordinal);
+    public override byte GetByte(int ordinal) => Typed<byte>(ordinal);
 
-    public override char GetChar(int ordinal) => (char)GetValue(ordinal);
+    public override char GetChar(int ordinal) => Typed<char>(ordinal);
 
-    public override DateTime GetDateTime(int ordinal) => (DateTime)GetValue(ordinal);
+    public override DateTime GetDateTime(int ordinal) => Typed<DateTime>(ordinal);
 
-    public override decimal GetDecimal(int ordinal) => (decimal)GetValue(ordinal);
+    public override decimal GetDecimal(int ordinal) => Typed<decimal>(ordinal);
 
-    public override double GetDouble(int ordinal) => (double)GetValue(ordinal);
+    public override double GetDouble(int ordinal) => Typed<double>(ordinal);
 
-    public override float GetFloat(int ordinal) => (float)GetValue(ordinal);
+    public override float GetFloat(int ordinal) => Typed<float>(ordinal);
 
-    public override Guid GetGuid(int ordinal) => (Guid)GetValue(ordinal);
+    public override Guid GetGuid(int ordinal) => Typed<Guid>(ordinal);
 
-    public override short GetInt16(int ordinal) => (short)GetValue(ordinal);
+    public override short GetInt16(int ordinal) => Typed<short>(ordinal);
 
-    public override int GetInt32(int ordinal) => (int)GetValue(ordinal);
+    public override int GetInt32(int ordinal) => Typed<int>(ordinal);
 
-    public override long GetInt64(int ordinal) => (long)GetValue(ordinal);
+    public override long GetInt64(int ordinal) => Typed<long>(ordinal);
 
-    public override string GetString(int ordinal) => (string)GetValue(ordinal);
+    public override string GetString(int ordinal) => Typed<string>(ordinal);
 
     public override long GetBytes(int ordinal, long dataOffset, byte[]? buffer, int bufferOffset, int length)
     {
-        var data = (byte[])GetValue(ordinal);
+        var data = Typed<byte[]>(ordinal);
         if (buffer is null)
         {
             return data.Length;
@@ -103,8 +124,7 @@ internal sealed partial class SurrogateDataReader
 
     public override long GetChars(int ordinal, long dataOffset, char[]? buffer, int bufferOffset, int length)
     {
-        var value = GetValue(ordinal);
-        var data = value as string ?? Convert.ToString(value, CultureInfo.InvariantCulture) ?? "";
+        var data = _codecs[ordinal] is ColumnCodec<string> ? Typed<string>(ordinal) : Convert.ToString(GetValue(ordinal), CultureInfo.InvariantCulture) ?? "";
         if (buffer is null)
         {
             return data.Length;
@@ -114,4 +134,48 @@ internal sealed partial class SurrogateDataReader
         data.CopyTo((int)dataOffset, buffer, bufferOffset, count);
         return count;
     }
+
+    /// <summary>The column's codec (null for an expression column), once the reader is on a row.</summary>
+    private ColumnCodec? Current(int ordinal)
+    {
+        ObjectDisposedException.ThrowIf(_closed, this);
+        if (!_onRow)
+        {
+            throw new InvalidOperationException("No current row: call Read first, and read values only while it returns true.");
+        }
+
+        return _codecs[ordinal];
+    }
+
+    private T Typed<T>(int ordinal)
+    {
+        if (Current(ordinal) is not ColumnCodec<T> codec)
+        {
+            return (T)GetValue(ordinal);
+        }
+
+        var cursor = _block.Column(ordinal);
+        if (cursor.IsNull(_row))
+        {
+            throw new InvalidCastException($"Column '{GetName(ordinal)}' is null in this row; check IsDBNull first.");
+        }
+
+        var resume = cursor.At;
+        try
+        {
+            cursor.At = _positions[ordinal];
+            return codec.Read(cursor);
+        }
+        catch (Exception ex) when (ShouldWrap(ex))
+        {
+            throw WrapValue(ex, ordinal);
+        }
+        finally
+        {
+            cursor.At = resume;
+        }
+    }
+
+    private DataSetSurrogateException WrapValue(Exception ex, int ordinal) =>
+        DataSetSurrogateException.Wrap(ex, _table?.Name, GetName(ordinal), _blockIndex - 1);
 }

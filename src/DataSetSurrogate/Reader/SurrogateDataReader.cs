@@ -12,18 +12,23 @@ namespace Surrogate.Reader;
 /// <summary>
 /// A forward-only reader over a payload: one result set per table, one row block in memory at a time. It shows each
 /// row's current values; Deleted rows are skipped (as <see cref="DataTable.CreateDataReader"/> does), and expression
-/// columns read as DBNull (their values never travel).
+/// columns read as DBNull (their values never travel). Moving to a row only notes where each of its values starts in
+/// the block's streams; a value is decoded when it is asked for, by a typed getter without a box.
 /// </summary>
 internal sealed partial class SurrogateDataReader : DbDataReader
 {
     private readonly FrameSource _source;
     private readonly SurrogateOptions _options;
     private readonly DecodedBlock _block = new();
+    private readonly Build.DerivedWork _derivedWork = new(0);
+    private readonly FieldHandler<FrameKind> _handle;
     private TableModel? _table;
     private TableModel? _pendingTable;
     private ColumnCodec?[] _codecs = [];
-    private object[] _values = [];
+    private ColumnCursor.Position[] _positions = [];
+    private int _computedUnitsPerRow;
     private int _row = -1;
+    private bool _onRow;
     private bool _blockLoaded;
     private bool _readAny;
     private bool _ended;
@@ -36,6 +41,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     {
         _source = source;
         _options = options;
+        _handle = Handle;
         Guard(() =>
         {
             while (_pendingTable is null && Fetch())
@@ -67,7 +73,18 @@ internal sealed partial class SurrogateDataReader : DbDataReader
 
     public override int Depth => 0;
 
-    public override bool Read() => Guard(ReadCore);
+    public override bool Read()
+    {
+        // Called once per row: no delegate, so reading a row allocates nothing of its own.
+        try
+        {
+            return ReadCore();
+        }
+        catch (Exception ex) when (ShouldWrap(ex))
+        {
+            throw Wrap(ex);
+        }
+    }
 
     public override bool NextResult() => Guard(() =>
     {
@@ -112,18 +129,20 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private bool ReadCore()
     {
         ObjectDisposedException.ThrowIf(_closed, this);
+        _onRow = false;
         while (true)
         {
             if (_blockLoaded && _row + 1 < _block.RowCount)
             {
                 _row++;
-                DecodeRow();
+                MarkRow();
                 if (_block.State(_row) == WireRowState.Deleted)
                 {
                     continue;
                 }
 
                 _readAny = true;
+                _onRow = true;
                 return true;
             }
 
@@ -157,8 +176,10 @@ internal sealed partial class SurrogateDataReader : DbDataReader
                 : ColumnCodecs.ForTag(column.Tag) ?? Throw.Invalid<ColumnCodec>($"Column '{column.Name}' has unknown type tag {(int)column.Tag}.");
         }
 
-        _values = new object[_codecs.Length];
+        _positions = new ColumnCursor.Position[_codecs.Length];
+        _computedUnitsPerRow = Build.DerivedWork.PerRow(_table);
         _row = -1;
+        _onRow = false;
         _blockIndex = 0;
         _readAny = false;
         _blockLoaded = false;
@@ -167,7 +188,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     /// <summary>Reads the next top-level field: a table starts the next result set, rows load a block.</summary>
     private bool Fetch()
     {
-        if (!_source.Next((ref ProtoReader.State state, int field) => Handle(ref state, field), out var kind))
+        if (!_source.Next(_handle, out var kind))
         {
             Throw.Invalid("The payload is truncated: it ends before its tail.");
         }
@@ -198,7 +219,10 @@ internal sealed partial class SurrogateDataReader : DbDataReader
                 return FrameKind.Table;
             case PayloadField.Rows:
                 var table = _table ?? Throw.Invalid<TableModel>("The payload has rows before any table.");
-                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, i => table.Columns[i].Name);
+                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, table);
+                // Expression columns show as DBNull but a consumer still visits each cell: held to the same rule.
+                _derivedWork.PayloadBytes = _source.BytesRead;
+                _derivedWork.AddRows(_block.RowCount, _computedUnitsPerRow);
                 _rows += _block.RowCount;
                 _row = -1;
                 _blockLoaded = true;
@@ -209,15 +233,26 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         }
     }
 
-    private void DecodeRow()
+    // Notes where the row's value starts in each column's streams and moves past it, so the streams are checked (a
+    // stream shorter than its rows fails here) and the next row starts after it; nothing is built.
+    private void MarkRow()
     {
         for (var i = 0; i < _codecs.Length; i++)
         {
             var codec = _codecs[i];
             var cursor = _block.Column(i);
-            _values[i] = codec is null || cursor.IsNull(_row) ? DBNull.Value : codec.Take(cursor);
+            if (codec is not null && !cursor.IsNull(_row))
+            {
+                _positions[i] = cursor.At;
+                codec.Skip(cursor);
+            }
         }
     }
+
+    private static bool ShouldWrap(Exception ex) => DataSetSurrogateException.IsInputFailure(ex);
+
+    private DataSetSurrogateException Wrap(Exception ex) =>
+        DataSetSurrogateException.Wrap(ex, _table?.Name, null, _blockLoaded ? _blockIndex - 1 : null);
 
     private T Guard<T>(Func<T> action)
     {
@@ -225,9 +260,9 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         {
             return action();
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException and not ObjectDisposedException and not IndexOutOfRangeException and not InvalidCastException)
+        catch (Exception ex) when (ShouldWrap(ex))
         {
-            throw DataSetSurrogateException.Wrap(ex, _table?.Name, null, _blockLoaded ? _blockIndex - 1 : null);
+            throw Wrap(ex);
         }
     }
 

@@ -1,5 +1,6 @@
 using ProtoBuf;
 using Surrogate.Columns;
+using Surrogate.Schema;
 using Surrogate.Wire;
 
 namespace Surrogate.Rows;
@@ -28,7 +29,7 @@ internal sealed class DecodedBlock
     /// Reads a RowBlock message (the reader is on its field header). <paramref name="rowBudget"/> is what the payload
     /// may still hold under MaxRows; it is checked before any per-row allocation.
     /// </summary>
-    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, int tableIndex, Func<int, string> columnName)
+    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, int tableIndex, TableModel schema)
     {
         RowCount = -1;
         ModifiedCount = 0;
@@ -66,10 +67,10 @@ internal sealed class DecodedBlock
                     ReadStates(ref state);
                     break;
                 case BlockField.Column:
-                    ReadColumn(ref state, _columns, ref columns, RowCount, codecs.Count, options, columnName);
+                    ReadColumn(ref state, _columns, ref columns, RowCount, schema, options);
                     break;
                 case BlockField.Original:
-                    ReadColumn(ref state, _originals, ref originals, ModifiedCount, codecs.Count, options, columnName);
+                    ReadColumn(ref state, _originals, ref originals, ModifiedCount, schema, options);
                     break;
                 case BlockField.Table:
                     table = ProtoRead.Int32(ref state, 0, int.MaxValue, "row block table");
@@ -106,13 +107,9 @@ internal sealed class DecodedBlock
         }
     }
 
+    // The state vector grows as its values arrive (not from the row count a block claims), like every other stream.
     private void ReadStates(ref ProtoReader.State state)
     {
-        if (_states.Length < RowCount)
-        {
-            _states = new long[RowCount];
-        }
-
         ProtoRead.Packed(ref state, WireType.Varint, ref _states, ref _stateCount, RowCount, "row states");
         if (_stateCount != RowCount)
         {
@@ -133,9 +130,9 @@ internal sealed class DecodedBlock
         }
     }
 
-    private static void ReadColumn(ref ProtoReader.State state, ColumnCursor[] cursors, ref int index, int rows, int count, SurrogateOptions options, Func<int, string> columnName)
+    private static void ReadColumn(ref ProtoReader.State state, ColumnCursor[] cursors, ref int index, int rows, TableModel table, SurrogateOptions options)
     {
-        if (index >= count)
+        if (index >= table.Columns.Count)
         {
             Throw.Invalid("A row block carries more columns than its table.");
         }
@@ -144,9 +141,9 @@ internal sealed class DecodedBlock
         {
             ColumnDataCodec.Read(ref state, cursors[index], rows, options);
         }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
-            throw DataSetSurrogateException.Wrap(ex, null, columnName(index), null);
+            throw DataSetSurrogateException.Wrap(ex, null, table.Columns[index].Name, null);
         }
 
         index++;

@@ -167,7 +167,7 @@ internal sealed class RowBlockWriter
                 var bitmap = anyNull ? _bitmap.AsSpan(0, bitmapLength) : [];
                 ColumnDataCodec.Write(buffer, field, _values, bitmap);
             }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
+            catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
             {
                 throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, column.ColumnName, null);
             }

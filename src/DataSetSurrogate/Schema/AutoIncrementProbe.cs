@@ -8,7 +8,8 @@ namespace Surrogate.Schema;
 /// Finds the value the next NewRow would take for each AutoIncrement column without touching the source: the
 /// runtime keeps the counter private, but cloning copies it, so a row made on a throw-away clone reveals it. Tables
 /// of a DataSet are probed on a clone of the whole DataSet (cloned once per payload), so expressions over relations
-/// still bind.
+/// still bind. A table that cannot be cloned is refused: sending it without its counter would hand the receiver
+/// different keys for its next rows.
 /// </summary>
 internal sealed class AutoIncrementProbe
 {
@@ -16,7 +17,8 @@ internal sealed class AutoIncrementProbe
 
     public long?[]? NextValues(DataTable table)
     {
-        if (!HasAutoIncrement(table))
+        var autoIncrement = FirstAutoIncrement(table);
+        if (autoIncrement is null)
         {
             return null;
         }
@@ -28,10 +30,15 @@ internal sealed class AutoIncrementProbe
             var clone = dataSet is null ? table.Clone() : (_dataSetClone ??= dataSet.Clone()).Tables[table.TableName, table.Namespace]!;
             probe = clone.NewRow();
         }
-        catch (Exception ex) when (ex is DataException or InvalidOperationException or ArgumentException)
+        catch (Exception ex) when (ex is not OutOfMemoryException)
         {
-            // A schema the runtime cannot clone: the reader's counter then follows the loaded values.
-            return null;
+            // Anything the table's own Clone or NewRow throws: the counter cannot be read, so nothing is written.
+            throw new DataSetSurrogateException(
+                $"The next AutoIncrement value cannot be read because the table cannot be cloned ({ex.GetType().Name}: {ex.Message}); it is refused rather than sent without its counter.",
+                table.TableName,
+                autoIncrement.ColumnName,
+                null,
+                ex);
         }
 
         var next = new long?[table.Columns.Count];
@@ -51,16 +58,16 @@ internal sealed class AutoIncrementProbe
         return next;
     }
 
-    private static bool HasAutoIncrement(DataTable table)
+    private static DataColumn? FirstAutoIncrement(DataTable table)
     {
         foreach (DataColumn column in table.Columns)
         {
             if (column.AutoIncrement)
             {
-                return true;
+                return column;
             }
         }
 
-        return false;
+        return null;
     }
 }

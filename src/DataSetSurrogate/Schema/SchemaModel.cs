@@ -16,6 +16,9 @@ internal sealed class HeaderModel
 
     public string? Locale { get; set; }
 
+    /// <summary>Whether the writer's DataSet had its Locale set (null: a writer before the flag).</summary>
+    public bool? LocaleSet { get; set; }
+
     public bool EnforceConstraints { get; set; } = true;
 
     public List<KeyValuePair<string, object?>>? ExtendedProperties { get; set; }
@@ -81,7 +84,13 @@ internal sealed class TableModel
 
     public bool? CaseSensitive { get; set; }
 
+    /// <summary>Whether the writer's table had CaseSensitive set rather than inherited (null: a writer before the flag).</summary>
+    public bool? CaseSensitiveSet { get; set; }
+
     public string? Locale { get; set; }
+
+    /// <summary>Whether the writer's table had Locale set rather than inherited (null: a writer before the flag).</summary>
+    public bool? LocaleSet { get; set; }
 
     public int MinimumCapacity { get; set; } = 50;
 

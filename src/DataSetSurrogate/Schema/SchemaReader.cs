@@ -22,6 +22,7 @@ internal static class SchemaReader
                 case HeaderField.Prefix: header.Prefix = ProtoRead.Name(ref state, options); break;
                 case HeaderField.CaseSensitive: header.CaseSensitive = state.ReadBoolean(); break;
                 case HeaderField.Locale: header.Locale = ProtoRead.Name(ref state, options); break;
+                case HeaderField.LocaleSet: header.LocaleSet = state.ReadBoolean(); break;
                 case HeaderField.EnforceConstraints: header.EnforceConstraints = state.ReadBoolean(); break;
                 case HeaderField.ExtendedProperty: ExtendedPropertiesCodec.Read(ref state, header.ExtendedProperties ??= [], options); break;
                 default: state.SkipField(); break;
@@ -46,6 +47,8 @@ internal static class SchemaReader
                 case TableField.Prefix: table.Prefix = ProtoRead.Name(ref state, options); break;
                 case TableField.CaseSensitive: table.CaseSensitive = state.ReadBoolean(); break;
                 case TableField.Locale: table.Locale = ProtoRead.Name(ref state, options); break;
+                case TableField.CaseSensitiveSet: table.CaseSensitiveSet = state.ReadBoolean(); break;
+                case TableField.LocaleSet: table.LocaleSet = state.ReadBoolean(); break;
                 case TableField.MinimumCapacity: table.MinimumCapacity = ProtoRead.Int32(ref state, 0, int.MaxValue, "minimum capacity"); break;
                 case TableField.DisplayExpression: table.DisplayExpression = ExpressionGuard.Check(ProtoRead.Text(ref state, options.MaxExpressionLength, "display expression", nameof(SurrogateOptions.MaxExpressionLength)), options); break;
                 case TableField.ExtendedProperty: ExtendedPropertiesCodec.Read(ref state, table.ExtendedProperties ??= [], options); break;

@@ -15,11 +15,9 @@ internal static class SchemaWriter
         ProtoWrite.NonEmpty(ref state, HeaderField.Namespace, dataSet.Namespace);
         ProtoWrite.NonEmpty(ref state, HeaderField.Prefix, dataSet.Prefix);
         ProtoWrite.Bool(ref state, HeaderField.CaseSensitive, dataSet.CaseSensitive);
-        // The runtime hides whether the locale was set; one equal to the current culture is taken as the default.
-        if (!dataSet.Locale.Equals(System.Globalization.CultureInfo.CurrentCulture))
-        {
-            ProtoWrite.String(ref state, HeaderField.Locale, dataSet.Locale.Name);
-        }
+        // The value and whether it was set, whatever the writer's culture: the bytes depend on the DataSet alone.
+        ProtoWrite.String(ref state, HeaderField.Locale, dataSet.Locale.Name);
+        ProtoWrite.Bool(ref state, HeaderField.LocaleSet, CultureSettings.IsLocaleSet(dataSet));
 
         ProtoWrite.Bool(ref state, HeaderField.EnforceConstraints, dataSet.EnforceConstraints);
         ExtendedPropertiesCodec.Write(ref state, HeaderField.ExtendedProperty, dataSet.ExtendedProperties, "the DataSet");
@@ -31,9 +29,11 @@ internal static class SchemaWriter
         ProtoWrite.String(ref state, TableField.Name, table.TableName);
         ProtoWrite.NonEmpty(ref state, TableField.Namespace, table.Namespace);
         ProtoWrite.NonEmpty(ref state, TableField.Prefix, table.Prefix);
-        // Always written; the reader sets them only where the table would not inherit the same value.
+        // Values and whether each was set on the table or inherited from its DataSet, so the reader can make the same.
         ProtoWrite.Bool(ref state, TableField.CaseSensitive, table.CaseSensitive);
         ProtoWrite.String(ref state, TableField.Locale, table.Locale.Name);
+        ProtoWrite.Bool(ref state, TableField.CaseSensitiveSet, CultureSettings.IsCaseSensitiveSet(table));
+        ProtoWrite.Bool(ref state, TableField.LocaleSet, CultureSettings.IsLocaleSet(table));
 
         ProtoWrite.UInt(ref state, TableField.MinimumCapacity, table.MinimumCapacity);
         if (table.DisplayExpression.Length > 0)

@@ -53,6 +53,17 @@ internal static class ProtoRead
     public static byte[] Bytes(ref ProtoReader.State state, int maxLength, string what, string? option) =>
         state.AppendBytes(new LimitedChunk(maxLength, what, option), LimitedChunk.Exact).Buffer ?? [];
 
+    /// <summary>
+    /// Reads a byte field of at most <paramref name="maxLength"/> bytes into <paramref name="buffer"/>, which is replaced
+    /// by a larger one only when the value does not fit; returns the value's length.
+    /// </summary>
+    public static int BytesInto(ref ProtoReader.State state, ref byte[] buffer, int maxLength, string what)
+    {
+        var chunk = state.AppendBytes(new LimitedChunk(maxLength, what, null, buffer), LimitedChunk.Reuse);
+        buffer = chunk.Buffer ?? buffer;
+        return chunk.Length;
+    }
+
     /// <summary>Reads a zigzag (sint64) field.</summary>
     public static long SInt64(ref ProtoReader.State state)
     {
@@ -136,7 +147,10 @@ internal static class ProtoRead
         /// <summary>Rents from the shared pool (the bytes are decoded and the array returned at once).</summary>
         public static readonly IMemoryConverter<LimitedChunk, byte> Scratch = new Converter(pooled: true);
 
-        private sealed class Converter(bool pooled) : IMemoryConverter<LimitedChunk, byte>
+        /// <summary>Fills the caller's array (<see cref="Buffer"/>), allocating a larger one only if the value does not fit.</summary>
+        public static readonly IMemoryConverter<LimitedChunk, byte> Reuse = new Converter(pooled: false, reuse: true);
+
+        private sealed class Converter(bool pooled, bool reuse = false) : IMemoryConverter<LimitedChunk, byte>
         {
             public LimitedChunk NonNull(in LimitedChunk value) => value;
 
@@ -152,7 +166,9 @@ internal static class ProtoRead
                     Throw.Limit(value.What + " length", additionalCapacity, value.MaxLength, value.Option);
                 }
 
-                var buffer = pooled ? ArrayPool<byte>.Shared.Rent(additionalCapacity) : new byte[additionalCapacity];
+                var buffer = reuse && value.Buffer is { } existing && existing.Length >= additionalCapacity ? existing
+                    : pooled ? ArrayPool<byte>.Shared.Rent(additionalCapacity)
+                    : new byte[additionalCapacity];
                 value = value with { Buffer = buffer, Length = additionalCapacity };
                 return buffer.AsMemory(0, additionalCapacity);
             }

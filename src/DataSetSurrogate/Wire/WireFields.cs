@@ -18,7 +18,7 @@ internal enum PayloadKind
 internal static class HeaderField
 {
     public const int Name = 1, Namespace = 2, Prefix = 3, CaseSensitive = 4, Locale = 5, EnforceConstraints = 6,
-        ExtendedProperty = 7;
+        ExtendedProperty = 7, LocaleSet = 8;
 }
 
 internal static class PropertyField
@@ -29,7 +29,8 @@ internal static class PropertyField
 internal static class TableField
 {
     public const int Name = 1, Namespace = 2, Prefix = 3, CaseSensitive = 4, Locale = 5, MinimumCapacity = 6,
-        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11, RecordCountHint = 12;
+        DisplayExpression = 7, ExtendedProperty = 8, Column = 9, PrimaryKey = 10, Unique = 11, RecordCountHint = 12,
+        CaseSensitiveSet = 13, LocaleSet = 14;
 }
 
 internal static class ColumnField
@@ -58,7 +59,7 @@ internal static class RowErrorField
 internal static class DataField
 {
     public const int NullBitmap = 1, Ints = 2, IntEncoding = 3, Fixed = 4, Strings = 5, Dictionary = 6,
-        DictionaryIndex = 7, Blobs = 8, Values = 9, Aux = 10;
+        DictionaryIndex = 7, Blobs = 8, Values = 9, Aux = 10, ValueTags = 11;
 }
 
 internal static class ValueField

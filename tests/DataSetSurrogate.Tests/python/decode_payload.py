@@ -1,7 +1,7 @@
 """Decodes a DataSetSurrogate payload with the published .proto and prints what it holds as JSON.
 
-Every cell is decoded by its column's TypeTag, following docs/wire-format.md, with nulls from the null bitmap; rows
-that are MODIFIED also get their original values. Floats are printed with repr (so NaN, inf and -0.0 survive JSON).
+Every cell is decoded by its column's TypeTag (an object column's cells by their value_tags), following
+docs/wire-format.md, with nulls from the null bitmap; rows that are MODIFIED also get their original values. Floats are printed with repr (so NaN, inf and -0.0 survive JSON).
 
 Usage: decode_payload.py <generated-module-dir> <payload-file>
 """
@@ -19,19 +19,24 @@ INT_TAGS = {pb.TYPE_TAG_BOOLEAN, pb.TYPE_TAG_CHAR, pb.TYPE_TAG_SBYTE, pb.TYPE_TA
             pb.TYPE_TAG_DATE_ONLY, pb.TYPE_TAG_TIME_ONLY}
 
 
-def ints(column):
-    if column.int_encoding != pb.INT_ENCODING_DELTA:
-        return list(column.ints)
+def undelta(values, delta):
+    if not delta:
+        return list(values)
     out, previous = [], 0
-    for delta in column.ints:
-        previous = (previous + delta + 2**63) % 2**64 - 2**63
+    for d in values:
+        previous = (previous + d + 2**63) % 2**64 - 2**63
         out.append(previous)
     return out
 
 
-def fixed(column, width):
-    data = column.fixed
-    return [data[i:i + width] for i in range(0, len(data), width)]
+def ints(column):
+    return undelta(column.ints, column.int_encoding == pb.INT_ENCODING_DELTA)
+
+
+def strings(column):
+    if column.dictionary:
+        return [column.dictionary[i] for i in column.dictionary_indexes]
+    return list(column.strings)
 
 
 def decimal_text(raw):
@@ -41,34 +46,53 @@ def decimal_text(raw):
     return str(Decimal((1 if flags < 0 else 0, digits, -((flags >> 16) & 0xFF))))
 
 
-def non_null_values(tag, column):
+FIXED = {pb.TYPE_TAG_DOUBLE: 8, pb.TYPE_TAG_SINGLE: 4, pb.TYPE_TAG_DECIMAL: 16, pb.TYPE_TAG_GUID: 16}
+
+
+class Streams:
+    """The value streams of one ColumnData, read value by value (each type takes its share, as wire-format.md says)."""
+
+    def __init__(self, column):
+        self.ints, self.fixed, self.strings, self.blobs = iter(ints(column)), column.fixed, iter(strings(column)), iter(column.blobs)
+        self.at = 0
+
+    def take(self, tag):
+        if tag in INT_TAGS:
+            return next(self.ints)
+        if tag == pb.TYPE_TAG_DATE_TIME:
+            v = next(self.ints)
+            return {"ticks": v >> 2, "kind": v & 3}
+        if tag in FIXED:
+            raw = self.fixed[self.at:self.at + FIXED[tag]]
+            self.at += FIXED[tag]
+            if tag == pb.TYPE_TAG_DOUBLE:
+                return repr(struct.unpack("<d", raw)[0])
+            if tag == pb.TYPE_TAG_SINGLE:
+                return repr(struct.unpack("<f", raw)[0])
+            if tag == pb.TYPE_TAG_DECIMAL:
+                return decimal_text(raw)
+            return str(uuid.UUID(bytes_le=bytes(raw)))
+        if tag == pb.TYPE_TAG_BYTE_ARRAY:
+            return bytes(next(self.blobs)).hex()
+        if tag == pb.TYPE_TAG_STRING:
+            return next(self.strings)
+        raise ValueError("this decoder does not handle " + pb.TypeTag.Name(tag))
+
+
+def non_null_values(tag, column, count):
     """The values of the non-null rows, in row order, as JSON-friendly Python values."""
-    if tag in INT_TAGS:
-        return ints(column)
-    if tag == pb.TYPE_TAG_DATE_TIME:
-        return [{"ticks": v >> 2, "kind": v & 3} for v in ints(column)]
-    if tag == pb.TYPE_TAG_DOUBLE:
-        return [repr(struct.unpack("<d", b)[0]) for b in fixed(column, 8)]
-    if tag == pb.TYPE_TAG_SINGLE:
-        return [repr(struct.unpack("<f", b)[0]) for b in fixed(column, 4)]
-    if tag == pb.TYPE_TAG_DECIMAL:
-        return [decimal_text(b) for b in fixed(column, 16)]
-    if tag == pb.TYPE_TAG_GUID:
-        return [str(uuid.UUID(bytes_le=bytes(b))) for b in fixed(column, 16)]
-    if tag == pb.TYPE_TAG_BYTE_ARRAY:
-        return [bytes(b).hex() for b in column.blobs]
-    if tag == pb.TYPE_TAG_STRING:
-        if column.dictionary:
-            return [column.dictionary[i] for i in column.dictionary_indexes]
-        return list(column.strings)
-    raise ValueError("this decoder does not handle " + pb.TypeTag.Name(tag))
+    streams = Streams(column)
+    if tag == pb.TYPE_TAG_OBJECT:
+        return [streams.take(t) for t in column.value_tags]
+    return [streams.take(tag) for _ in range(count)]
 
 
 def cells(tag, column, rows):
     """One value per row (None where the null bitmap says null)."""
-    values = iter(non_null_values(tag, column))
     bitmap = column.null_bitmap
-    return [None if bitmap and bitmap[i >> 3] & (1 << (i & 7)) else next(values) for i in range(rows)]
+    nulls = [bool(bitmap) and bool(bitmap[i >> 3] & (1 << (i & 7))) for i in range(rows)]
+    values = iter(non_null_values(tag, column, nulls.count(False)))
+    return [None if null else next(values) for null in nulls]
 
 
 def main():
