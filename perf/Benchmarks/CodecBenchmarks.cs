@@ -1,6 +1,6 @@
 // Competitors: the surrogate, DataContractSerializer over binary XML (WCF today; baseline), DataSet text DiffGram, and two floors.
-// protobuf-net-data (issue 2's prior art) is not on the package source: PriorArt/PriorArtBenchmarks compares it
-// when its out-of-tree build is passed in with -p:ProtobufNetDataAssembly=... (RESULTS.md, "Prior art").
+// protobuf-net-data (issue 2's prior art) is compared by PriorArt/PriorArtBenchmarks, built only with
+// -p:WithProtobufNetData=true, which adds its package (RESULTS.md, "Prior art").
 using System.Data;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;

@@ -37,11 +37,7 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
     {
         ArgumentNullException.ThrowIfNull(contractDescription);
         ArgumentNullException.ThrowIfNull(clientRuntime);
-        if (endpoint is not null && SurrogateBindings.StallingConnectionBuffer(endpoint) is { } bufferSize)
-        {
-            SurrogateEventSource.Log.SmallConnectionBufferOnLoopback(endpoint.Address.Uri.ToString(), bufferSize);
-        }
-
+        LoopbackBufferCheck.WarnOnce(endpoint);
         OperationTable<DataSetSurrogateProvider> table = ClientInspectorFor(clientRuntime, contractDescription).Operations;
         foreach (OperationDescription operation in contractDescription.Operations)
         {
@@ -67,8 +63,11 @@ public sealed class DataSetSurrogateAttribute : Attribute, IContractBehavior, IO
     }
 
     /// <inheritdoc/>
-    public void AddBindingParameters(OperationDescription operationDescription, BindingParameterCollection bindingParameters) =>
+    public void AddBindingParameters(OperationDescription operationDescription, BindingParameterCollection bindingParameters)
+    {
         Install(operationDescription, SurrogateSide.Unknown);
+        LoopbackBufferCheck.AddTo(operationDescription.DeclaringContract); // an operation behavior never sees the endpoint
+    }
 
     /// <inheritdoc/>
     public void ApplyClientBehavior(OperationDescription operationDescription, ClientOperation clientOperation)

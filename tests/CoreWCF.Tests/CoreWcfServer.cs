@@ -41,9 +41,15 @@ public sealed class CoreWcfServer : IAsyncDisposable
     /// <paramref name="paths"/>; <paramref name="endpoints"/> adds services and endpoints, passing each endpoint the
     /// address the second argument makes of its path (on Unix sockets, <paramref name="endpoints"/> runs once per
     /// endpoint's host and the other paths give an empty address: add only endpoints whose address is not empty).
+    /// <paramref name="allowSynchronousIO"/> sets Kestrel's AllowSynchronousIO, which HTTP endpoints with a streamed
+    /// transfer mode need on CoreWCF 1.9.1 (docs/wcf.md, "Streamed HTTP on CoreWCF").
     /// </summary>
     public static async Task<CoreWcfServer> StartAsync(
-        string scheme, IReadOnlyList<string> paths, Action<IServiceCollection> services, Action<IServiceBuilder, Func<string, string>> endpoints)
+        string scheme,
+        IReadOnlyList<string> paths,
+        Action<IServiceCollection> services,
+        Action<IServiceBuilder, Func<string, string>> endpoints,
+        bool allowSynchronousIO = false)
     {
         if (scheme == "net.uds")
         {
@@ -80,6 +86,7 @@ public sealed class CoreWcfServer : IAsyncDisposable
             web.WebHost.ConfigureKestrel(k =>
             {
                 k.Limits.MaxRequestBodySize = null; // each endpoint has its own MaxReceivedMessageSize
+                k.AllowSynchronousIO = allowSynchronousIO;
                 k.Listen(IPAddress.Loopback, 0);
             });
         }

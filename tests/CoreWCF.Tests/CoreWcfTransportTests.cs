@@ -3,9 +3,8 @@ using Xunit.Abstractions;
 
 namespace Surrogate.ServiceModel.Tests;
 
-// The transport contract suite (tests/ServiceModel.Tests/TransportContract*.cs), unchanged, against CoreWCF services.
-// Not here: BasicHttp with TransferMode.Streamed, which CoreWCF 1.9.1 answered with 400 Bad Request for every call
-// from the streamed WCF client, plain DataSets included (docs/wcf.md, "CoreWCF").
+// The transport contract suite (tests/ServiceModel.Tests/TransportContract*.cs), unchanged, against CoreWCF services:
+// the hosts of the stand-in suite (buffered and streamed net.tcp and BasicHttp, binary over HTTP) and net.uds.
 
 public sealed class CoreWcfNetTcpTransportTests(CoreWcfNetTcpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<CoreWcfNetTcpShopHost>;
@@ -15,6 +14,9 @@ public sealed class CoreWcfNetTcpStreamedTransportTests(CoreWcfNetTcpStreamedSho
 
 public sealed class CoreWcfBasicHttpTransportTests(CoreWcfBasicHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<CoreWcfBasicHttpShopHost>;
+
+public sealed class CoreWcfBasicHttpStreamedTransportTests(CoreWcfBasicHttpStreamedShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<CoreWcfBasicHttpStreamedShopHost>;
 
 public sealed class CoreWcfBinaryHttpTransportTests(CoreWcfBinaryHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<CoreWcfBinaryHttpShopHost>;

@@ -38,9 +38,17 @@ public sealed class HarnessRunFixture : IDisposable
     public string PathOf(string file) => Path.Combine(OutputFolder, file);
 
     /// <summary>Runs perf/Harness/bin/&lt;this configuration&gt;/net10.0/Harness.dll with dotnet.</summary>
-    public static (int ExitCode, string Output) RunHarness(params string[] args)
+    public static (int ExitCode, string Output) RunHarness(params string[] args) => RunHarness(new Dictionary<string, string>(), args);
+
+    /// <summary>The same, with <paramref name="environment"/> added to the harness's environment.</summary>
+    public static (int ExitCode, string Output) RunHarness(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach ((string name, string value) in environment)
+        {
+            info.Environment[name] = value;
+        }
+
         info.ArgumentList.Add(HarnessDll());
         foreach (string arg in args)
         {

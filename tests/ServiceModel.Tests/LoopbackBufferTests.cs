@@ -33,15 +33,34 @@ public sealed class LoopbackBufferTests
     public void A_default_net_tcp_client_to_a_loopback_address_is_warned_about(string address, bool warned)
     {
         using var events = new WarningListener();
-        Open(new NetTcpBinding(SecurityMode.None), address);
+        Open<IShop>(new NetTcpBinding(SecurityMode.None), address);
         Assert.Equal(warned, events.Warnings.Any(w => w.Contains(address, StringComparison.Ordinal)));
+    }
+
+    [Theory]
+    [InlineData(typeof(IShop), 1)]
+    [InlineData(typeof(IPlacementOnContract), 1)]
+    [InlineData(typeof(IPlacementOnOperation), 1)]
+    [InlineData(typeof(IShopOneOperation), 1)]
+    [InlineData(typeof(IOnContractAndOperation), 1)]
+    [InlineData(typeof(IPlacementAbsent), 0)]
+    public void The_warning_comes_once_per_endpoint_wherever_the_attribute_sits(Type contract, int expected)
+    {
+        using var events = new WarningListener();
+        string address = $"net.tcp://127.0.0.1:9/{contract.Name}/";
+        for (int endpoint = 1; endpoint <= 2; endpoint++)
+        {
+            Open(contract, new NetTcpBinding(SecurityMode.None), address);
+            Assert.Equal(expected * endpoint, events.Warnings.Count(w => w.Contains(address, StringComparison.Ordinal)));
+        }
     }
 
     [Fact]
     public void A_client_with_the_cure_is_not_warned_about()
     {
         using var events = new WarningListener();
-        Open(SurrogateBindings.WithConnectionBufferSize(new NetTcpBinding(SecurityMode.None)), "net.tcp://127.0.0.1:9/cured");
+        Open<IShop>(SurrogateBindings.WithConnectionBufferSize(new NetTcpBinding(SecurityMode.None)), "net.tcp://127.0.0.1:9/cured");
+        Open<IPlacementOnOperation>(SurrogateBindings.WithConnectionBufferSize(new NetTcpBinding(SecurityMode.None)), "net.tcp://127.0.0.1:9/cured");
         Assert.DoesNotContain(events.Warnings, w => w.Contains("/cured", StringComparison.Ordinal));
     }
 
@@ -56,14 +75,17 @@ public sealed class LoopbackBufferTests
         };
         ActivitySource.AddActivityListener(listener);
         using Activity activity = source.StartActivity("open")!;
-        Open(new NetTcpBinding(SecurityMode.None), "net.tcp://127.0.0.1:9/activity");
+        Open<IShop>(new NetTcpBinding(SecurityMode.None), "net.tcp://127.0.0.1:9/activity");
         ActivityEvent warning = Assert.Single(activity.Events, e => e.Name == SurrogateEventSource.SmallConnectionBufferActivityEvent);
         Assert.Equal(8192, warning.Tags.Single(t => t.Key == "connection_buffer_size").Value);
     }
 
-    private static void Open(Binding binding, string address)
+    private static void Open<TContract>(Binding binding, string address) => Open(typeof(TContract), binding, address);
+
+    /// <summary>Opens (and aborts) a client factory of <paramref name="contract"/>: the behaviors apply, nothing connects.</summary>
+    private static void Open(Type contract, Binding binding, string address)
     {
-        var factory = new ChannelFactory<IShop>(binding, new EndpointAddress(address));
+        var factory = (ChannelFactory)Activator.CreateInstance(typeof(ChannelFactory<>).MakeGenericType(contract), binding, new EndpointAddress(address))!;
         try
         {
             factory.Open();
@@ -109,4 +131,14 @@ public sealed class LoopbackBufferTests
             }
         }
     }
+}
+
+/// <summary>The attribute on the contract and again on an operation: still one warning per endpoint.</summary>
+[ServiceContract]
+[DataSetSurrogate]
+public interface IOnContractAndOperation
+{
+    [OperationContract]
+    [DataSetSurrogate]
+    Task<System.Data.DataSet> EchoAsync(System.Data.DataSet value);
 }

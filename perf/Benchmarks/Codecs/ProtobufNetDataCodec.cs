@@ -6,7 +6,7 @@ namespace Surrogate.Perf.Benchmarks.Codecs;
 /// <summary>
 /// protobuf-net-data, the prior art of issue 2: row-wise protobuf of <see cref="DataSet.CreateDataReader()"/>, read
 /// back through <see cref="DataSet.Load(IDataReader, LoadOption, string[])"/>. Compiled only when the build is given
-/// <c>-p:ProtobufNetDataAssembly=...</c> (see RESULTS.md). Its stream carries no table names, so the reading side is
+/// <c>-p:WithProtobufNetData=true</c>, which adds its package (see RESULTS.md). Its stream carries no table names, so the reading side is
 /// told them, as its own API requires.
 /// </summary>
 /// <param name="tableNames">Names for the result sets when reading; empty for a codec that only serializes.</param>

@@ -1,4 +1,4 @@
-// Compiled only with -p:ProtobufNetDataAssembly=/path/to/protobuf-net-data.dll (see RESULTS.md, "Prior art").
+// Compiled only with -p:WithProtobufNetData=true, which adds the protobuf-net-data package (RESULTS.md, "Prior art").
 using System.Data;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;

@@ -48,7 +48,8 @@ public sealed record HarnessOptions
                                basichttp-text, asmx-text, objects; opt-in (default NetTcpBinding, 8 KB client
                                buffers: the loopback stall): nettcp-binary-8k, nettcp-surrogate-8k
           --server <name>      soaphost (the stand-in host, tests/StandInHost) or corewcf (perf/CoreWcfServer, built
-                               separately); default: corewcf when its build is found, else soaphost
+                               separately); default: corewcf when its build is found, else soaphost. The build is
+                               looked for in the folder HARNESS_COREWCF_SERVER names, else perf/CoreWcfServer
           --duration <s>       measured seconds per cell (overrides the profile)
           --warmup <s>         warmup seconds per cell (overrides the profile)
           --no-pin             do not pin server and client to separate cores

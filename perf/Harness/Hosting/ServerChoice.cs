@@ -8,8 +8,16 @@ public sealed record ServerChoice(string Name, string Description, IReadOnlyList
 {
     public const string BuildCommand = "dotnet build -c Release perf/CoreWcfServer [-p:LocalPackageSource=<folder with the CoreWCF packages>]";
 
+    /// <summary>
+    /// Environment variable naming the CoreWCF server's project folder, whose bin/ the harness looks in (a build kept
+    /// elsewhere; the tests point it at a folder without one); default: perf/CoreWcfServer above the harness.
+    /// </summary>
+    public const string ServerFolderVariable = "HARNESS_COREWCF_SERVER";
+
     /// <summary>The message for <c>--server corewcf</c> without a build (the run exits with 2).</summary>
-    public static string NotBuilt => $"--server corewcf: the CoreWCF server is not built (no perf/CoreWcfServer/bin/<Release|Debug>/net10.0/CoreWcfServer.dll). Build it with: {BuildCommand}";
+    public static string NotBuilt =>
+        $"--server corewcf: the CoreWCF server is not built (no {Path.Combine(ServerFolder() ?? "perf/CoreWcfServer", "bin", "<Release|Debug>", "net10.0", "CoreWcfServer.dll")}). " +
+        $"Build it with: {BuildCommand}";
 
     /// <summary><paramref name="name"/> or, when null, CoreWCF if built and else the stand-in host; null when CoreWCF is asked for but not built.</summary>
     public static ServerChoice? Resolve(string? name)
@@ -43,17 +51,25 @@ public sealed record ServerChoice(string Name, string Description, IReadOnlyList
             : "?";
     }
 
-    /// <summary>perf/CoreWcfServer's build under the repository root, Release first.</summary>
-    private static string? CoreWcfServerDll()
+    /// <summary>The CoreWCF server's build in <see cref="ServerFolder"/>, Release first.</summary>
+    private static string? CoreWcfServerDll() => ServerFolder() is { } project
+        ? new[] { "Release", "Debug" }.Select(c => Path.Combine(project, "bin", c, "net10.0", "CoreWcfServer.dll")).FirstOrDefault(File.Exists)
+        : null;
+
+    /// <summary>The folder <see cref="ServerFolderVariable"/> names, else perf/CoreWcfServer of the repository above the harness.</summary>
+    private static string? ServerFolder()
     {
+        if (Environment.GetEnvironmentVariable(ServerFolderVariable) is { Length: > 0 } named)
+        {
+            return Path.GetFullPath(named);
+        }
+
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
         {
             string project = Path.Combine(dir.FullName, "perf", "CoreWcfServer");
             if (Directory.Exists(project))
             {
-                return new[] { "Release", "Debug" }
-                    .Select(c => Path.Combine(project, "bin", c, "net10.0", "CoreWcfServer.dll"))
-                    .FirstOrDefault(File.Exists);
+                return project;
             }
         }
 
