@@ -156,15 +156,22 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
         _ticks += Stopwatch.GetTimestamp() - started;
         _wireLength += used + rawPayload.Length;
         _filled = 0;
+        // Transports refuse empty writes (the WCF client's connection stream throws on one).
         if (async)
         {
             await output.WriteAsync(_scratch.AsMemory(0, used), cancellationToken).ConfigureAwait(false);
-            await output.WriteAsync(rawPayload, cancellationToken).ConfigureAwait(false);
+            if (!rawPayload.IsEmpty)
+            {
+                await output.WriteAsync(rawPayload, cancellationToken).ConfigureAwait(false);
+            }
         }
         else
         {
             output.Write(_scratch, 0, used);
-            output.Write(rawPayload.Span);
+            if (!rawPayload.IsEmpty)
+            {
+                output.Write(rawPayload.Span);
+            }
         }
     }
 }

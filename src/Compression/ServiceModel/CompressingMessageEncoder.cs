@@ -7,15 +7,12 @@ namespace Surrogate.Compression.ServiceModel;
 /// <summary>
 /// Wraps a System.ServiceModel encoder: every message it writes is the inner encoder's bytes in a compressed frame,
 /// and every message it reads is a frame whose bytes it decompresses for the inner encoder. Its content type is the
-/// inner media type with <see cref="ContentTypeSuffix"/>, so a peer without it refuses the connection or request
+/// inner media type with <see cref="CompressionContentType.Suffix"/>, so a peer without it refuses the connection or request
 /// instead of misreading it.
 /// </summary>
 internal sealed class CompressingMessageEncoder(MessageEncoder inner, CompressionSettings settings) : MessageEncoder
 {
-    /// <summary>What the compressing encoders append to the inner encoder's media type.</summary>
-    public const string ContentTypeSuffix = "+surrogate-compressed";
-
-    private readonly string _contentType = inner.MediaType + ContentTypeSuffix;
+    private readonly string _contentType = inner.MediaType + CompressionContentType.Suffix;
 
     public override string ContentType => _contentType;
 
