@@ -1,0 +1,154 @@
+using System.Diagnostics;
+using Surrogate.Compression.Codecs;
+
+namespace Surrogate.Compression.Framing;
+
+/// <summary>
+/// Buffered messages in and out of frames, with the buffers of the WCF BufferManager the encoder is handed. The
+/// inner encoder writes <see cref="Reserve"/> bytes past the transport's offset, so a raw frame's header goes in
+/// front of the message without a copy.
+/// </summary>
+internal static class BufferedFrames
+{
+    /// <summary>The bytes an inner message must leave free in front of it: the larger (compressed) frame header.</summary>
+    public const int Reserve = CompressedFrame.HeaderSize + CompressedFrame.CompressedBlockHeaderSize;
+
+    private const int RawHeader = CompressedFrame.HeaderSize + CompressedFrame.RawBlockHeaderSize;
+
+    /// <summary>
+    /// Frames <paramref name="message"/> (written by the inner encoder at <paramref name="messageOffset"/> + <see cref="Reserve"/>
+    /// or later): compressed when the settings choose a codec and the result is smaller, raw otherwise. The returned
+    /// segment starts at or after <paramref name="messageOffset"/>; <paramref name="message"/>'s buffer is returned
+    /// to the pool unless the frame is in it.
+    /// </summary>
+    public static ArraySegment<byte> Encode<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings)
+        where TPool : IBufferPool
+    {
+        long started = Stopwatch.GetTimestamp();
+        (CompressionCodec? codec, int level) = settings.Choose(message.Count);
+        int capacity = message.Count - (Reserve - RawHeader) - 1; // the compressed frame must come out smaller
+        if (codec is { } chosen && capacity > 0)
+        {
+            byte[] output = pool.Take(messageOffset + Reserve + capacity);
+            if (BlockCodecs.TryCompress(chosen, level, message, new ArraySegment<byte>(output, messageOffset + Reserve, capacity), out int written))
+            {
+                Span<byte> header = output.AsSpan(messageOffset);
+                CompressedFrame.WriteHeader(header, chosen);
+                CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], message.Count, written, CompressedFrame.Checksum(message));
+                pool.Return(message.Array!);
+                var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
+                settings.Report(new CompressionOutcome(true, chosen, level, message.Count, frame.Count, Stopwatch.GetTimestamp() - started));
+                return frame;
+            }
+
+            pool.Return(output);
+        }
+
+        ArraySegment<byte> raw = FrameRaw(pool, message, messageOffset);
+        settings.Report(new CompressionOutcome(true, null, 0, message.Count, raw.Count, Stopwatch.GetTimestamp() - started));
+        return raw;
+    }
+
+    /// <summary>
+    /// The message inside <paramref name="frame"/>: a slice of it for a raw frame, else a pool buffer (and the frame's
+    /// buffer goes back to the pool). Every block header is checked, and the total against the decompressed-size limit,
+    /// before anything is allocated.
+    /// </summary>
+    /// <exception cref="MessageCompressionException">Not a frame, truncated, corrupt, or over the limit.</exception>
+    public static ArraySegment<byte> Decode<TPool>(TPool pool, ArraySegment<byte> frame, CompressionSettings settings)
+        where TPool : IBufferPool
+    {
+        long started = Stopwatch.GetTimestamp();
+        ReadOnlySpan<byte> bytes = frame;
+        CompressionCodec? codec = CompressedFrame.ReadHeader(bytes);
+        long total = 0;
+        int blocks = 0;
+        bool raw = true;
+        for (int at = CompressedFrame.HeaderSize; at < bytes.Length; blocks++)
+        {
+            (int length, int stored, int headerSize) = BlockAt(bytes, at, codec, total, settings.MaxDecompressedSize);
+            at += headerSize + stored;
+            total += length;
+            raw &= stored == length;
+        }
+
+        if (blocks == 0 && codec is not null)
+        {
+            throw CompressedFrame.Truncated("the frame names a codec but has no block");
+        }
+
+        if (blocks == 1 && raw)
+        {
+            settings.Report(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
+            return frame.Slice(RawHeader);
+        }
+
+        byte[] output = pool.Take((int)total);
+        try
+        {
+            int written = 0;
+            for (int at = CompressedFrame.HeaderSize; at < bytes.Length;)
+            {
+                (int length, int stored, int headerSize) = BlockAt(bytes, at, codec, written, settings.MaxDecompressedSize);
+                uint checksum = headerSize == CompressedFrame.CompressedBlockHeaderSize ? CompressedFrame.ReadChecksum(bytes[at..]) : 0;
+                CompressedFrame.DecodeBlock(codec, frame.Slice(at + headerSize, stored), output.AsSpan(written, length), checksum);
+                at += headerSize + stored;
+                written += length;
+            }
+        }
+        catch
+        {
+            pool.Return(output);
+            throw;
+        }
+
+        pool.Return(frame.Array!);
+        settings.Report(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
+        return new ArraySegment<byte>(output, 0, (int)total);
+    }
+
+    private static (int Length, int Stored, int HeaderSize) BlockAt(ReadOnlySpan<byte> bytes, int at, CompressionCodec? codec, long decoded, int limit)
+    {
+        if (bytes.Length - at < CompressedFrame.RawBlockHeaderSize)
+        {
+            throw CompressedFrame.Truncated($"{bytes.Length - at} bytes where a block header should be");
+        }
+
+        (int length, int stored) = CompressedFrame.ReadBlockHeader(bytes.Slice(at, CompressedFrame.RawBlockHeaderSize), codec, decoded, limit);
+        int headerSize = stored == length ? CompressedFrame.RawBlockHeaderSize : CompressedFrame.CompressedBlockHeaderSize;
+        if ((long)bytes.Length - at - headerSize < stored)
+        {
+            throw CompressedFrame.Truncated($"a block of {stored} stored bytes has {Math.Max(0, bytes.Length - at - headerSize)}");
+        }
+
+        return (length, stored, headerSize);
+    }
+
+    /// <summary>A raw frame: the header and one raw block (none for an empty message) in front of the message.</summary>
+    private static ArraySegment<byte> FrameRaw<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset)
+        where TPool : IBufferPool
+    {
+        int headerSize = message.Count == 0 ? CompressedFrame.HeaderSize : RawHeader;
+        if (message.Offset - headerSize >= messageOffset)
+        {
+            WriteRawHeader(message.Array.AsSpan(message.Offset - headerSize, headerSize), message.Count);
+            return new ArraySegment<byte>(message.Array!, message.Offset - headerSize, message.Count + headerSize);
+        }
+
+        // The inner encoder moved the message (a session encoder may, for its dictionary): copy it behind a header.
+        byte[] output = pool.Take(messageOffset + headerSize + message.Count);
+        WriteRawHeader(output.AsSpan(messageOffset, headerSize), message.Count);
+        message.AsSpan().CopyTo(output.AsSpan(messageOffset + headerSize));
+        pool.Return(message.Array!);
+        return new ArraySegment<byte>(output, messageOffset, headerSize + message.Count);
+    }
+
+    private static void WriteRawHeader(Span<byte> header, int length)
+    {
+        CompressedFrame.WriteHeader(header, null);
+        if (length > 0)
+        {
+            CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], length, length, 0);
+        }
+    }
+}

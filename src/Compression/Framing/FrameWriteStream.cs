@@ -1,0 +1,177 @@
+using System.Buffers;
+using System.Diagnostics;
+using Surrogate.Compression.Codecs;
+
+namespace Surrogate.Compression.Framing;
+
+/// <summary>
+/// Frames a streamed message on the fly: the inner encoder writes into it, and it sends blocks of
+/// <see cref="CompressedFrame.StreamBlockSize"/> to the transport's stream as they fill, each compressed or (when that
+/// does not make it smaller) raw. A message that ends below the size floor goes as a raw frame. Call
+/// <see cref="CompleteAsync(CancellationToken)"/> (or <see cref="Complete"/>) after the message; disposing returns the pooled buffers and
+/// leaves the transport's stream open.
+/// </summary>
+internal sealed class FrameWriteStream(Stream output, CompressionSettings settings) : Stream
+{
+    private readonly byte[] _block = ArrayPool<byte>.Shared.Rent(CompressedFrame.StreamBlockSize);
+    private byte[]? _scratch;
+    private int _filled;
+    private bool _started;
+    private CompressionCodec? _codec;
+    private int _level;
+    private long _length;
+    private long _wireLength;
+    private long _ticks;
+
+    public override bool CanRead => false;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => true;
+
+    public override long Length => throw new NotSupportedException();
+
+    public override long Position { get => _length; set => throw new NotSupportedException(); }
+
+    public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+
+    public override void Write(ReadOnlySpan<byte> buffer)
+    {
+        while (!buffer.IsEmpty)
+        {
+            buffer = buffer[Fill(buffer)..];
+            if (_filled == CompressedFrame.StreamBlockSize)
+            {
+                WriteBlockAsync(async: false, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+            }
+        }
+    }
+
+    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        WriteAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+    public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        while (!buffer.IsEmpty)
+        {
+            buffer = buffer[Fill(buffer.Span)..];
+            if (_filled == CompressedFrame.StreamBlockSize)
+            {
+                await WriteBlockAsync(async: true, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
+    /// <summary>Partial blocks stay until they fill or the message ends; flushing reaches the transport's stream only.</summary>
+    public override void Flush() => output.Flush();
+
+    public override Task FlushAsync(CancellationToken cancellationToken) => output.FlushAsync(cancellationToken);
+
+    /// <summary>Sends what is left of the message.</summary>
+    public void Complete() => CompleteCoreAsync(async: false, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+
+    /// <summary>Sends what is left of the message.</summary>
+    public ValueTask CompleteAsync(CancellationToken cancellationToken = default) => CompleteCoreAsync(async: true, cancellationToken);
+
+    public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+    public override void SetLength(long value) => throw new NotSupportedException();
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            ArrayPool<byte>.Shared.Return(_block);
+            if (_scratch is not null)
+            {
+                ArrayPool<byte>.Shared.Return(_scratch);
+                _scratch = null;
+            }
+        }
+
+        base.Dispose(disposing);
+    }
+
+    /// <summary>Copies what fits into the current block; returns how many bytes it took.</summary>
+    private int Fill(ReadOnlySpan<byte> buffer)
+    {
+        int take = Math.Min(buffer.Length, CompressedFrame.StreamBlockSize - _filled);
+        buffer[..take].CopyTo(_block.AsSpan(_filled));
+        _filled += take;
+        _length += take;
+        return take;
+    }
+
+    private async ValueTask CompleteCoreAsync(bool async, CancellationToken cancellationToken)
+    {
+        if (_filled > 0 || !_started)
+        {
+            await WriteBlockAsync(async, cancellationToken).ConfigureAwait(false);
+        }
+
+        settings.Report(new CompressionOutcome(true, _codec, _level, _length, _wireLength, _ticks));
+    }
+
+    private async ValueTask WriteBlockAsync(bool async, CancellationToken cancellationToken)
+    {
+        long started = Stopwatch.GetTimestamp();
+        if (!_started)
+        {
+            // The first block decides: a message that ended below the floor goes raw, as a buffered one would.
+            (_codec, _level) = settings.Choose(_filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue);
+        }
+
+        // _scratch holds what goes out first: the frame header (first block only), the block header, and a
+        // compressed payload; a raw block's payload is sent from _block as it is.
+        _scratch ??= ArrayPool<byte>.Shared.Rent(CompressedFrame.HeaderSize + CompressedFrame.CompressedBlockHeaderSize + CompressedFrame.StreamBlockSize);
+        int used = 0;
+        if (!_started)
+        {
+            CompressedFrame.WriteHeader(_scratch, _codec);
+            used = CompressedFrame.HeaderSize;
+            _started = true;
+        }
+
+        ReadOnlyMemory<byte> rawPayload = ReadOnlyMemory<byte>.Empty;
+        if (_filled > 0)
+        {
+            ReadOnlySpan<byte> block = _block.AsSpan(0, _filled);
+            int payloadAt = used + CompressedFrame.CompressedBlockHeaderSize;
+            int capacity = _filled - (CompressedFrame.CompressedBlockHeaderSize - CompressedFrame.RawBlockHeaderSize) - 1;
+            if (_codec is { } codec && capacity > 0
+                && BlockCodecs.TryCompress(codec, _level, block, new ArraySegment<byte>(_scratch, payloadAt, capacity), out int written))
+            {
+                CompressedFrame.WriteBlockHeader(_scratch.AsSpan(used), _filled, written, CompressedFrame.Checksum(block));
+                used = payloadAt + written;
+            }
+            else
+            {
+                used += CompressedFrame.WriteBlockHeader(_scratch.AsSpan(used), _filled, _filled, 0);
+                rawPayload = _block.AsMemory(0, _filled);
+            }
+        }
+
+        _ticks += Stopwatch.GetTimestamp() - started;
+        _wireLength += used + rawPayload.Length;
+        _filled = 0;
+        // Transports refuse empty writes (the WCF client's connection stream throws on one).
+        if (async)
+        {
+            await output.WriteAsync(_scratch.AsMemory(0, used), cancellationToken).ConfigureAwait(false);
+            if (!rawPayload.IsEmpty)
+            {
+                await output.WriteAsync(rawPayload, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        else
+        {
+            output.Write(_scratch, 0, used);
+            if (!rawPayload.IsEmpty)
+            {
+                output.Write(rawPayload.Span);
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+using Surrogate.Compression.Framing;
+
+namespace Surrogate.Compression.Tests;
+
+/// <summary>Every codec at every level offered, through the buffered frame: awkward sizes, compressible and not.</summary>
+public sealed class CodecRoundTripTests
+{
+    [Theory]
+    [MemberData(nameof(TestData.AllLevels), MemberType = typeof(TestData))]
+    public void Every_level_round_trips_and_compresses_text(CompressionCodec codec, int level)
+    {
+        CompressionOutcome? last = null;
+        CompressionSettings settings = TestData.Settings(codec, level, observer: o => last = o);
+        foreach (byte[] message in new[] { [], [42], TestData.Text(4096), TestData.Text(100_000, seed: 3) })
+        {
+            var pool = new RecordingPool();
+            ArraySegment<byte> frame = TestData.Encode(pool, message, settings);
+            if (message.Length >= 4096)
+            {
+                Assert.Equal(codec, last!.Value.Codec);
+                Assert.True(frame.Count < message.Length / 2, $"{codec} {level}: {message.Length} bytes framed in {frame.Count}");
+            }
+
+            Assert.Equal(message, BufferedFrames.Decode(pool, frame, settings).ToArray());
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(TestData.AllCodecs), MemberType = typeof(TestData))]
+    public void Sixteen_megabytes_round_trip(CompressionCodec codec)
+    {
+        byte[] message = TestData.Text(16 << 20, seed: 4);
+        CompressionSettings settings = TestData.Settings(codec);
+        var pool = new RecordingPool();
+        ArraySegment<byte> frame = TestData.Encode(pool, message, settings);
+        Assert.True(frame.Count < message.Length / 2);
+        Assert.True(BufferedFrames.Decode(pool, frame, settings).AsSpan().SequenceEqual(message));
+    }
+
+    [Theory]
+    [MemberData(nameof(TestData.AllCodecs), MemberType = typeof(TestData))]
+    public void Incompressible_and_small_messages_go_raw_with_the_header_only(CompressionCodec codec)
+    {
+        var outcomes = new List<CompressionOutcome>();
+        CompressionSettings settings = TestData.Settings(codec, min: 1024, observer: outcomes.Add);
+        var pool = new RecordingPool();
+        byte[] random = TestData.Random(256 * 1024);
+        ArraySegment<byte> frame = TestData.Encode(pool, random, settings);
+        Assert.Equal(random.Length + 11, frame.Count);
+        Assert.Equal(random, BufferedFrames.Decode(pool, frame, settings).ToArray());
+
+        byte[] small = TestData.Text(1023);
+        frame = TestData.Encode(pool, small, settings);
+        Assert.Equal(small.Length + 11, frame.Count);
+        Assert.All(outcomes.Where(o => o.Sent), o => Assert.Null(o.Codec));
+    }
+
+    [Fact]
+    public void A_raw_frame_is_the_message_behind_eleven_header_bytes_at_the_transport_offset()
+    {
+        var pool = new RecordingPool();
+        ArraySegment<byte> frame = TestData.Encode(pool, "abc"u8.ToArray(), TestData.Settings(CompressionCodec.Zstd, min: 1024), offset: 5);
+        Assert.True(frame.Offset >= 5);
+        Assert.Equal<byte>([0xDC, 0x01, 0x00, 3, 0, 0, 0, 3, 0, 0, 0, (byte)'a', (byte)'b', (byte)'c'], frame.ToArray());
+    }
+
+    [Theory]
+    [MemberData(nameof(TestData.AllCodecs), MemberType = typeof(TestData))]
+    public void A_compressed_frame_names_its_codec_and_lengths(CompressionCodec codec)
+    {
+        byte[] message = TestData.Text(10_000);
+        ArraySegment<byte> frame = TestData.Encode(new RecordingPool(), message, TestData.Settings(codec), offset: 8);
+        Assert.Equal(8, frame.Offset);
+        Assert.Equal<byte>([0xDC, 0x01, (byte)codec], frame.Slice(0, 3).ToArray());
+        Assert.Equal(message.Length, BitConverter.ToInt32(frame.Array!, frame.Offset + 3));
+        Assert.Equal(frame.Count - 15, BitConverter.ToInt32(frame.Array!, frame.Offset + 7));
+    }
+}
