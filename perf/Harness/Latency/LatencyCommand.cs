@@ -50,6 +50,7 @@ public static class LatencyCommand
                 $"closed: one call in flight; open: {config.OpenLoopRate:0.#} calls/s scheduled over {config.OpenLoopWorkers} workers, latency from the scheduled send; throughput: {config.ThroughputClients} clients, each closed loop; warm-up {config.WarmupSeconds} s (at least {config.WarmupCalls} calls) per worker, then {config.MeasureSeconds} s (at least {config.MinCalls} calls)"),
             "each process's own Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the measured window, per call; InProcess: one process, both sides in the client column");
 
+        LiveBoard.WidenWhenRedirected();
         AnsiConsole.MarkupLine($"[bold]Latency matrix[/], preset [bold]{Markup.Escape(config.Name)}[/], server: {Markup.Escape(server.Description)}");
         AnsiConsole.MarkupLine($"output: {Markup.Escape(outDir)}");
         if (options.Soak)
@@ -79,8 +80,14 @@ public static class LatencyCommand
         {
             foreach (var group in runnable.GroupBy(c => c.Scope == Scope.Direct ? Scope.SameMachine : c.Scope).OrderBy(g => g.Key))
             {
-                overhead ??= await RunScopeAsync(group.Key, [.. group], server, pin, config, outDir, board, results, notRun);
+                OverheadMeasurement? measured = await RunScopeAsync(group.Key, [.. group], server, pin, config, outDir, board, results, notRun);
+                overhead ??= measured;
             }
+        }
+
+        foreach (LatencyCell lost in runnable.Where(c => !results.Any(r => r.Cell == c) && !notRun.Any(n => n.Cell == c)))
+        {
+            notRun.Add(new NotRunCell(lost, SeriesNames.Of(lost, config.Base), "failed", "not run: its scope ended early"));
         }
 
         var report = new LatencyReport(environment, config, results, notRun, overhead, Soak: null);
@@ -129,7 +136,7 @@ public static class LatencyCommand
 
                     results.Add(await RunCellAsync(group, cell, series, config, outDir, board));
                     LatencyResult r = results[^1];
-                    board.Row(series, Size(cell.Size), Ms(r.Latency.P50), Ms(r.Latency.P99), Ms(r.Latency.P999), Num(r.CallsPerSecond),
+                    board.Row(series, Size(cell.Size), LatencyMs(r.Latency.P50), LatencyMs(r.Latency.P99), LatencyMs(r.Latency.P999), Num(r.CallsPerSecond),
                         Ms(r.Client.CpuMilliseconds), r.Server is null ? "-" : Ms(r.Server.CpuMilliseconds), Kb(r.Client.AllocatedBytes), r.Server is null ? "-" : Kb(r.Server.AllocatedBytes));
                 }
                 catch (InvalidOperationException e)
@@ -194,6 +201,9 @@ public static class LatencyCommand
             before is null || after is null || cell.Scope == Scope.Direct ? null : PerCallCost.From(after.Minus(before), measured.Calls),
             histogram, note);
     }
+
+    /// <summary>Milliseconds as the comparison writes them, with the digits a sub-10 µs Direct call needs.</summary>
+    public static string LatencyMs(double value) => value >= 0.01 ? Ms(value) : value.ToString("0.######", CultureInfo.InvariantCulture);
 
     public static string Size(int bytes) => bytes switch
     {

@@ -52,6 +52,15 @@ public sealed class LiveBoard : IDisposable
         }
     }
 
+    /// <summary>Redirected output (CI logs, tests) gets long lines instead of Spectre's 80-column wrapping.</summary>
+    public static void WidenWhenRedirected()
+    {
+        if (Console.IsOutputRedirected)
+        {
+            AnsiConsole.Profile.Width = 240;
+        }
+    }
+
     /// <summary>What is happening now (shown under the bar on a terminal only).</summary>
     public void Status(string text)
     {

@@ -116,9 +116,7 @@ public sealed record LatencyCell(
     int Size)
 {
     /// <summary>A file-name-safe key, unique per cell, e.g. <c>samemachine.nettcp.none.percall.twoway.datacontract.bytes.buffered.closed.1000</c>.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
     public string Key => string.Join('.', new object[] { Scope, Binding, Security, Instancing, CallMode, Serializer, Data, Transfer, Load }
         .Select(v => v.ToString()!.ToLowerInvariant())) + "." + Size.ToString(CultureInfo.InvariantCulture);
-
-    /// <summary>The cell without its size: the series a chart draws over sizes.</summary>
-    public LatencyCell Series => this with { Size = 0 };
 }

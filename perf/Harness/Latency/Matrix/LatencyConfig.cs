@@ -22,8 +22,10 @@ public sealed record LatencyConfig
         ReadCommentHandling = JsonCommentHandling.Skip,
         AllowTrailingCommas = true,
         UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
-        WriteIndented = true,
     };
+
+    /// <summary><see cref="Json"/> indented, for the files a run writes (the process protocol needs one line per message).</summary>
+    public static readonly JsonSerializerOptions JsonFile = new(Json) { WriteIndented = true };
 
     public string Name { get; init; } = "custom";
 

@@ -28,7 +28,7 @@ public static class LatencyMarkdown
         md.AppendLine("|---|" + string.Concat(sizes.Select(_ => "--:|")));
         foreach (var series in report.Cells.GroupBy(c => c.Series))
         {
-            md.AppendLine($"| {series.Key} | " + string.Join(" | ", sizes.Select(s => series.FirstOrDefault(c => c.Cell.Size == s) is { } c ? Ms(c.Latency.P50) : "-")) + " |");
+            md.AppendLine($"| {series.Key} | " + string.Join(" | ", sizes.Select(s => series.FirstOrDefault(c => c.Cell.Size == s) is { } c ? LatencyCommand.LatencyMs(c.Latency.P50) : "-")) + " |");
         }
 
         md.AppendLine().AppendLine("## DataSet: plain vs [DataSetSurrogate]").AppendLine();
@@ -38,7 +38,7 @@ public static class LatencyMarkdown
         {
             LatencyResult? plain = report.Cells.FirstOrDefault(c => c.Cell == surrogate.Cell with { Serializer = SerializerKind.DataContract });
             md.AppendLine($"| {surrogate.Cell.Binding} | {surrogate.Cell.Scope} | {LatencyCommand.Size(surrogate.Cell.Size)} | {Contracts.Payloads.DataSetRows(surrogate.Cell.Size)} | " +
-                $"{(plain is null ? "-" : Ms(plain.Latency.P50))} | {Ms(surrogate.Latency.P50)} | {(plain is null ? "-" : Ratio(surrogate.Latency.P50 / plain.Latency.P50))} |");
+                $"{(plain is null ? "-" : LatencyCommand.LatencyMs(plain.Latency.P50))} | {LatencyCommand.LatencyMs(surrogate.Latency.P50)} | {(plain is null ? "-" : Ratio(surrogate.Latency.P50 / plain.Latency.P50))} |");
         }
 
         if (report.Overhead is { } overhead)
@@ -53,8 +53,8 @@ public static class LatencyMarkdown
         md.AppendLine("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|");
         foreach (LatencyResult c in report.Cells)
         {
-            md.AppendLine($"| {c.Series} | {LatencyCommand.Size(c.Cell.Size)} | {c.Calls} | {Num(c.CallsPerSecond)} | {Ms(c.Latency.P50)} | {Ms(c.Latency.P90)} | {Ms(c.Latency.P99)} | " +
-                $"{Ms(c.Latency.P999)} | {Ms(c.Latency.Max)} | {Ms(c.Client.CpuMilliseconds)} | {(c.Server is null ? "-" : Ms(c.Server.CpuMilliseconds))} | " +
+            md.AppendLine($"| {c.Series} | {LatencyCommand.Size(c.Cell.Size)} | {c.Calls} | {Num(c.CallsPerSecond)} | {LatencyCommand.LatencyMs(c.Latency.P50)} | {LatencyCommand.LatencyMs(c.Latency.P90)} | {LatencyCommand.LatencyMs(c.Latency.P99)} | " +
+                $"{LatencyCommand.LatencyMs(c.Latency.P999)} | {LatencyCommand.LatencyMs(c.Latency.Max)} | {Ms(c.Client.CpuMilliseconds)} | {(c.Server is null ? "-" : Ms(c.Server.CpuMilliseconds))} | " +
                 $"{Kb(c.Client.AllocatedBytes)} | {(c.Server is null ? "-" : Kb(c.Server.AllocatedBytes))} | {c.Note} |");
         }
 
@@ -86,7 +86,7 @@ public static class LatencyMarkdown
         md.AppendLine().AppendLine(string.Create(CultureInfo.InvariantCulture,
             $"- {soak.Config.Clients} clients (half plain DataSet, half [DataSetSurrogate]) over NetTcp for {c.Seconds:0.0} s, GetDataSet of {soak.Config.Size} bytes ({Contracts.Payloads.DataSetRows(soak.Config.Size)} rows), every reply's row count and value checksum checked"));
         md.AppendLine(string.Create(CultureInfo.InvariantCulture, $"- calls: {c.PlainCalls + c.SurrogateCalls} ({c.PlainCalls} plain, {c.SurrogateCalls} surrogate); errors: **{c.Errors}**"));
-        md.AppendLine($"- latency p50 / p99 / max ms: plain {Ms(c.PlainLatency.P50)} / {Ms(c.PlainLatency.P99)} / {Ms(c.PlainLatency.Max)}, surrogate {Ms(c.SurrogateLatency.P50)} / {Ms(c.SurrogateLatency.P99)} / {Ms(c.SurrogateLatency.Max)}");
+        md.AppendLine($"- latency p50 / p99 / max ms: plain {LatencyCommand.LatencyMs(c.PlainLatency.P50)} / {LatencyCommand.LatencyMs(c.PlainLatency.P99)} / {LatencyCommand.LatencyMs(c.PlainLatency.Max)}, surrogate {LatencyCommand.LatencyMs(c.SurrogateLatency.P50)} / {LatencyCommand.LatencyMs(c.SurrogateLatency.P99)} / {LatencyCommand.LatencyMs(c.SurrogateLatency.Max)}");
         md.AppendLine("- criterion: " + soak.Verdict.Criterion);
         if (soak.Verdict.Start is { } start && soak.Verdict.End is { } end)
         {
@@ -122,7 +122,7 @@ public static class LatencyMarkdown
 
         foreach (var series in report.Cells.GroupBy(c => c.Series))
         {
-            table.AddRow([Markup.Escape(series.Key), .. sizes.Select(s => series.FirstOrDefault(c => c.Cell.Size == s) is { } c ? Ms(c.Latency.P50) : "-")]);
+            table.AddRow([Markup.Escape(series.Key), .. sizes.Select(s => series.FirstOrDefault(c => c.Cell.Size == s) is { } c ? LatencyCommand.LatencyMs(c.Latency.P50) : "-")]);
         }
 
         return table;
@@ -147,19 +147,19 @@ public static class LatencyMarkdown
             var scopes = comparable.Where(c => c.Cell.Size == size && c.Cell.Binding == b.Binding && c.Cell.Scope != Scope.Direct).OrderBy(c => c.Latency.P50).ToList();
             if (bindings.Count > 0)
             {
-                lines.Add($"{LatencyCommand.Size(size)}, {b.Scope}: fastest binding {bindings[0].Cell.Binding} ({Ms(bindings[0].Latency.P50)} ms p50); " +
-                    string.Join(", ", bindings.Skip(1).Select(c => $"{c.Cell.Binding} {Ms(c.Latency.P50)}")));
+                lines.Add($"{LatencyCommand.Size(size)}, {b.Scope}: fastest binding {bindings[0].Cell.Binding} ({LatencyCommand.LatencyMs(bindings[0].Latency.P50)} ms p50); " +
+                    string.Join(", ", bindings.Skip(1).Select(c => $"{c.Cell.Binding} {LatencyCommand.LatencyMs(c.Latency.P50)}")));
             }
 
             if (scopes.Count > 0)
             {
-                lines.Add($"{LatencyCommand.Size(size)}, {b.Binding}: fastest scope {scopes[0].Cell.Scope} ({Ms(scopes[0].Latency.P50)} ms p50); " +
-                    string.Join(", ", scopes.Skip(1).Select(c => $"{c.Cell.Scope} {Ms(c.Latency.P50)}")));
+                lines.Add($"{LatencyCommand.Size(size)}, {b.Binding}: fastest scope {scopes[0].Cell.Scope} ({LatencyCommand.LatencyMs(scopes[0].Latency.P50)} ms p50); " +
+                    string.Join(", ", scopes.Skip(1).Select(c => $"{c.Cell.Scope} {LatencyCommand.LatencyMs(c.Latency.P50)}")));
             }
 
             if (comparable.FirstOrDefault(c => c.Cell.Size == size && c.Cell.Scope == Scope.Direct) is { } direct)
             {
-                lines.Add($"{LatencyCommand.Size(size)}, Direct (no WCF, the floor): {Ms(direct.Latency.P50)} ms p50");
+                lines.Add($"{LatencyCommand.Size(size)}, Direct (no WCF, the floor): {LatencyCommand.LatencyMs(direct.Latency.P50)} ms p50");
             }
         }
 

@@ -23,13 +23,13 @@ public static class LatencyReportWriters
     {
         if (report.Soak is not null)
         {
-            File.WriteAllText(Path.Combine(outDir, "soak.json"), JsonSerializer.Serialize(report, LatencyConfig.Json));
+            File.WriteAllText(Path.Combine(outDir, "soak.json"), JsonSerializer.Serialize(report, LatencyConfig.JsonFile));
             File.WriteAllText(Path.Combine(outDir, "soak-samples.csv"), SamplesCsv(report.Soak.Samples));
             File.WriteAllText(Path.Combine(outDir, "soak.md"), LatencyMarkdown.Soak(report));
             return;
         }
 
-        File.WriteAllText(Path.Combine(outDir, "results.json"), JsonSerializer.Serialize(report, LatencyConfig.Json));
+        File.WriteAllText(Path.Combine(outDir, "results.json"), JsonSerializer.Serialize(report, LatencyConfig.JsonFile));
         File.WriteAllText(Path.Combine(outDir, "results.csv"), Csv(report));
         File.WriteAllText(Path.Combine(outDir, "results.md"), LatencyMarkdown.Write(report));
         File.WriteAllText(Path.Combine(outDir, "report.html"), LatencyHtml.Write(report));
