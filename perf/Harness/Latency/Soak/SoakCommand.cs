@@ -22,7 +22,7 @@ public static class SoakCommand
     {
         SoakConfig soak = config.Soak;
         AnsiConsole.MarkupLine(string.Create(CultureInfo.InvariantCulture,
-            $"soak: {soak.Clients} clients for {soak.Seconds:0.#} s over NetTcp, DataSet of {soak.Size} bytes, plain and [DataSetSurrogate], samples every {soak.SampleSeconds:0.#} s"));
+            $"soak: {soak.Clients} clients for {soak.Seconds:0.#} s over NetTcp, DataSet of {soak.Size} bytes, plain and [[DataSetSurrogate]], samples every {soak.SampleSeconds:0.#} s"));
         var samples = new List<MemorySample>();
         SoakClientResult clients;
         await using (ProcessGroup group = await ProcessGroup.StartAsync(server, Scope.SameMachine, pin, link: null))
