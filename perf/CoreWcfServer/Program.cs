@@ -11,11 +11,24 @@ using Microsoft.Extensions.Logging;
 using Surrogate.AsmxCompare;
 using Surrogate.CoreWCF;
 using Surrogate.Perf.Harness.Hosting;
+using Surrogate.Perf.Harness.Latency.Client;
+using Surrogate.Perf.CoreWcfServer;
+using Surrogate.Perf.Harness.Latency.Hosting;
 using Surrogate.Perf.Scenarios;
 
 // The comparison's server on CoreWCF (`Harness --server corewcf` starts it as `dotnet CoreWcfServer.dll [--listen a]`):
 // the endpoints of `Harness serve` (net.tcp /plain and /surrogate, BasicHttp /plain/text, and the ASMX-style host),
-// then the same control protocol on stdin/stdout.
+// then the same control protocol on stdin/stdout. `latency-serve` and `latency-client` are the latency matrix's server
+// and client on this build (the client code is the harness's, with the net.uds client this build can restore).
+switch (args.FirstOrDefault())
+{
+    case "latency-serve":
+        return await LatencyServeCommand.RunAsync(args[1..], CoreWcfLatencyHost.StartAsync);
+    case "latency-client":
+        LatencyBindings.UnixDomainSocket = CoreWcfLatencyHost.UnixDomainSocketClient;
+        return LatencyClientCommand.Run(args[1..], CoreWcfLatencyHost.StartAsync);
+}
+
 IPAddress address = ServerControl.ListenAddress(args);
 var cache = new ScenarioCache();
 var service = new ComparisonService(cache);

@@ -30,7 +30,7 @@ public sealed class ReportRenderingTests
         Assert.True(image.NonWhiteFraction() > 0.05, $"only {image.NonWhiteFraction():P1} of the page is not white");
     }
 
-    private static string Chromium(params string[] args)
+    internal static string Chromium(params string[] args)
     {
         string browser = new[] { "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome" }.FirstOrDefault(File.Exists)
             ?? throw new InvalidOperationException("Chromium is not installed: apt-get install -y chromium");
@@ -60,7 +60,7 @@ public sealed class ReportRenderingTests
         }
     }
 
-    private static string ToUri(string path) => new Uri(path).AbsoluteUri;
+    internal static string ToUri(string path) => new Uri(path).AbsoluteUri;
 
     private static int CountOf(string text, string part)
     {

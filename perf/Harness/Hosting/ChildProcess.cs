@@ -25,6 +25,8 @@ public sealed class ChildProcess : IAsyncDisposable
 
     public int Id => process.Id;
 
+    public bool HasExited => process.HasExited;
+
     /// <summary>
     /// Starts <c>Harness verb args</c>; <paramref name="core"/> pins it when taskset exists; <paramref name="prefix"/>
     /// is a command that execs the rest (<c>ip netns exec &lt;ns&gt;</c>), so the process id is still the harness's.

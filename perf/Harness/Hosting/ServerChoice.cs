@@ -36,6 +36,11 @@ public sealed record ServerChoice(string Name, string Description, IReadOnlyList
         ? ChildProcess.Start("server", core, prefix, "serve", listen)
         : ChildProcess.StartCommand("server", core, prefix, [.. Program, .. listen]);
 
+    /// <summary>Starts this server's build with a verb (<c>latency-serve</c>, <c>latency-client</c>): the harness itself, or the CoreWCF server's executable.</summary>
+    public ChildProcess StartVerb(string role, int? core, IReadOnlyList<string> prefix, string verb, params string[] args) => Program is null
+        ? ChildProcess.Start(role, core, prefix, verb, args)
+        : ChildProcess.StartCommand(role, core, prefix, [.. Program, verb, .. args]);
+
     private static ServerChoice StandIn { get; } = new("soaphost",
         "stand-in SOAP host (tests/StandInHost, built from the WCF client's own pieces; not CoreWCF)", null);
 

@@ -26,8 +26,13 @@ public static class ServerControl
             : args.Count == 0 ? System.Net.IPAddress.Loopback
             : throw new ArgumentException("The server takes only --listen <address>.");
 
-    /// <summary>Announces <paramref name="endpoints"/> and serves the protocol; <paramref name="preload"/> builds one scenario.</summary>
-    public static async Task<int> RunAsync(IReadOnlyDictionary<string, string> endpoints, Action<string> preload)
+    /// <summary>
+    /// Announces <paramref name="endpoints"/> and serves the protocol; <paramref name="preload"/> builds one scenario;
+    /// <paramref name="open"/> (the latency servers) starts an endpoint announced lazily: <c>OPEN key</c> answers
+    /// <c>OPENED address</c>, or <c>OPENED</c> alone when the server has no such endpoint. <c>SAMPLE</c> answers the
+    /// process's retained heap, working set and open descriptors (the soak).
+    /// </summary>
+    public static async Task<int> RunAsync(IReadOnlyDictionary<string, string> endpoints, Action<string> preload, Func<string, Task<string?>>? open = null)
     {
         Reply("LISTENING " + JsonSerializer.Serialize(endpoints));
         while (await Console.In.ReadLineAsync() is { } line)
@@ -45,6 +50,12 @@ public static class ServerControl
                     break;
                 case "STATS":
                     Reply("STATS " + JsonSerializer.Serialize(ProcessStats.Capture()));
+                    break;
+                case "SAMPLE":
+                    Reply("SAMPLE " + JsonSerializer.Serialize(MemorySample.Capture()));
+                    break;
+                case "OPEN" when open is not null:
+                    Reply("OPENED " + (await open(parts[1]) ?? string.Empty));
                     break;
                 case "QUIT":
                     return 0;

@@ -33,3 +33,18 @@ public sealed record PerCallCost(double AllocatedBytes, double Gen0, double Gen1
         return new PerCallCost(delta.AllocatedBytes / n, delta.Gen0 / n, delta.Gen1 / n, delta.Gen2 / n, delta.CpuMilliseconds / n);
     }
 }
+
+/// <summary>
+/// A process's memory and handles at an instant (the soak's samples): the heap retained after a full blocking
+/// collection, the GC's committed heap, the working set, open file descriptors (/proc/self/fd) and threads.
+/// </summary>
+public sealed record MemorySample(double Seconds, long RetainedHeapBytes, long GcHeapBytes, long WorkingSetBytes, int OpenFds, int Threads)
+{
+    public static MemorySample Capture()
+    {
+        long retained = GC.GetTotalMemory(forceFullCollection: true);
+        using var self = Process.GetCurrentProcess();
+        int fds = Directory.Exists("/proc/self/fd") ? Directory.GetFileSystemEntries("/proc/self/fd").Length : -1;
+        return new MemorySample(0, retained, GC.GetGCMemoryInfo().HeapSizeBytes, self.WorkingSet64, fds, self.Threads.Count);
+    }
+}

@@ -83,7 +83,7 @@ public static class RunCommand
             "each process's own GC.GetTotalAllocatedBytes(precise), GC.CollectionCount and Process.TotalProcessorTime deltas over the measured window, divided by calls",
             link?.Settings());
 
-        var console = new ConsoleReporter(outDir, environment);
+        using var console = new ConsoleReporter(outDir, environment);
         console.Header();
 
         string[] listen = link is null ? [] : ["--listen", link.ServerAddress.ToString()];
@@ -113,7 +113,7 @@ public static class RunCommand
         var plan = Plan(options);
         var cells = new List<CellResult>();
         var traces = new List<(string Process, string Case, string Scenario, string Path)>();
-        console.TableHeader();
+        console.TableHeader(plan.Count);
         for (int i = 0; i < plan.Count; i++)
         {
             var (comparison, scenario) = plan[i];

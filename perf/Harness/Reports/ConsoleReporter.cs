@@ -1,68 +1,73 @@
-using System.Text;
+using Spectre.Console;
 using Surrogate.Perf.Harness.Measurement;
 using static Surrogate.Perf.Harness.Reports.Format;
 
 namespace Surrogate.Perf.Harness.Reports;
 
-/// <summary>The console while a run goes: a header, a live progress line, one table row per finished cell.</summary>
-public sealed class ConsoleReporter
+/// <summary>
+/// The comparison's console with Spectre.Console: a header grid, the build floor table, then a <see cref="LiveBoard"/>
+/// (progress bar, current cell, the latest rows) while cells run, and the full results table at the end.
+/// </summary>
+public sealed class ConsoleReporter : IDisposable
 {
-    private static readonly CompositeFormat RowFormat =
-        CompositeFormat.Parse("{0,-17} {1,-13} {2,9} {3,9} {4,8} {5,9} {6,7} {7,7} {8,10} {9,10} {10,12} {11,12}");
+    private static readonly string[] Columns = ["case", "scenario", "median ms", "p99 ms", "calls/s", "wire KB", "x time", "x bytes", "cli cpu ms", "srv cpu ms", "cli KB alloc", "srv KB alloc"];
     private readonly string outDir;
     private readonly RunEnvironment environment;
-    private readonly bool live = !Console.IsOutputRedirected;
-    private int statusWidth;
+    private readonly List<string[]> rows = [];
+    private LiveBoard? board;
 
     public ConsoleReporter(string outDir, RunEnvironment environment)
     {
         this.outDir = outDir;
         this.environment = environment;
+        LiveBoard.WidenWhenRedirected();
     }
 
     public void Header()
     {
-        Console.WriteLine($"DataSet transport comparison, {environment.Profile} profile, {environment.Runtime}, {environment.ProcessorCount} cores");
-        Console.WriteLine($"pinning: {environment.Pinning}");
-        Console.WriteLine($"network: {environment.Network}");
-        Console.WriteLine($"server: {environment.Server}");
-        Console.WriteLine($"load: {environment.LoadModel}");
-        Console.WriteLine($"output: {outDir}");
+        var grid = new Grid().AddColumn().AddColumn();
+        grid.AddRow("[bold]DataSet transport comparison[/]", Markup.Escape($"{environment.Profile} profile, {environment.Runtime}, {environment.ProcessorCount} cores"));
+        foreach (var (name, value) in new[] { ("pinning", environment.Pinning), ("network", environment.Network), ("server", environment.Server), ("load", environment.LoadModel), ("output", outDir) })
+        {
+            grid.AddRow(name, Markup.Escape(value));
+        }
+
+        AnsiConsole.Write(grid);
     }
 
     public void Floors(IReadOnlyList<BuildFloor> floors)
     {
-        ClearStatus();
-        Console.WriteLine();
-        Console.WriteLine("build floor (DataSet built from arrays in the client process; no transport can deliver it faster):");
+        var table = new Table().Title("build floor (DataSet built from arrays in the client process; no transport can deliver it faster)")
+            .AddColumn("scenario").AddColumn(new TableColumn("rows").RightAligned()).AddColumn(new TableColumn("median ms").RightAligned()).AddColumn(new TableColumn("min ms").RightAligned());
         foreach (BuildFloor floor in floors)
         {
-            Console.WriteLine($"  {floor.Scenario,-13} {floor.Rows,7} rows  median {Ms(floor.MedianMilliseconds)} ms  min {Ms(floor.MinMilliseconds)} ms");
+            table.AddRow(floor.Scenario, floor.Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), Ms(floor.MedianMilliseconds), Ms(floor.MinMilliseconds));
         }
+
+        AnsiConsole.Write(table);
     }
 
-    public void TableHeader()
-    {
-        Console.WriteLine();
-        Console.WriteLine(string.Format(System.Globalization.CultureInfo.InvariantCulture, RowFormat,
-            "case", "scenario", "median ms", "p99 ms", "calls/s", "wire KB", "x time", "x bytes", "cli cpu ms", "srv cpu ms", "cli KB alloc", "srv KB alloc"));
-    }
+    /// <summary>Starts the live board for <paramref name="cells"/> cells.</summary>
+    public void TableHeader(int cells) => board = new LiveBoard(Columns, cells);
 
     public void Row(CellResult cell)
     {
-        ClearStatus();
-        Console.WriteLine(string.Format(System.Globalization.CultureInfo.InvariantCulture, RowFormat,
+        string[] row =
+        [
             cell.Case, cell.Scenario, Ms(cell.Latency.Median), Ms(cell.Latency.P99), Num(cell.CallsPerSecond),
             Kb(cell.RequestBytes + cell.ResponseBytes), Ratio(cell.TimeRatio), Ratio(cell.BytesRatio),
-            Ms(cell.Client.CpuMilliseconds), Ms(cell.Server.CpuMilliseconds), Kb(cell.Client.AllocatedBytes), Kb(cell.Server.AllocatedBytes)));
+            Ms(cell.Client.CpuMilliseconds), Ms(cell.Server.CpuMilliseconds), Kb(cell.Client.AllocatedBytes), Kb(cell.Server.AllocatedBytes),
+        ];
+        rows.Add(row);
+        board?.Row(row);
     }
 
     /// <summary>A block of text between the table and the closing lines.</summary>
     public void Note(string text)
     {
-        ClearStatus();
-        Console.WriteLine();
-        Console.WriteLine(text);
+        StopBoard();
+        AnsiConsole.WriteLine();
+        AnsiConsole.WriteLine(text);
     }
 
     /// <summary>A PROGRESS line from the client: "calls seconds".</summary>
@@ -75,36 +80,38 @@ public sealed class ConsoleReporter
         }
     }
 
-    public void Status(string text)
-    {
-        if (!live)
-        {
-            return;
-        }
-
-        string padded = text.Length < statusWidth ? text.PadRight(statusWidth) : text;
-        statusWidth = text.Length;
-        Console.Write("\r" + padded);
-    }
+    public void Status(string text) => board?.Status(text);
 
     public void Done(RunReport report)
     {
-        ClearStatus();
-        Console.WriteLine();
+        StopBoard();
+        var table = new Table().Title("results");
+        foreach (string column in Columns)
+        {
+            table.AddColumn(new TableColumn(column).RightAligned());
+        }
+
+        table.Columns[0].LeftAligned();
+        table.Columns[1].LeftAligned();
+        foreach (CellResult cell in report.Cells)
+        {
+            table.AddRow(rows.FirstOrDefault(r => r[0] == cell.Case && r[1] == cell.Scenario) is { } r ? [.. r.Select(Markup.Escape)] : [cell.Case, cell.Scenario]);
+        }
+
+        AnsiConsole.Write(table);
         if (report.Traces.Count > 0)
         {
-            Console.WriteLine(TraceTables.Markdown(report.Traces, topFrames: 8));
+            AnsiConsole.WriteLine(TraceTables.Markdown(report.Traces, topFrames: 8));
         }
 
-        Console.WriteLine($"wrote results.md, results.csv, results.json, report.html to {outDir}");
+        AnsiConsole.WriteLine($"wrote results.md, results.csv, results.json, report.html to {outDir}");
     }
 
-    private void ClearStatus()
+    public void Dispose() => StopBoard();
+
+    private void StopBoard()
     {
-        if (live && statusWidth > 0)
-        {
-            Console.Write("\r" + new string(' ', statusWidth) + "\r");
-            statusWidth = 0;
-        }
+        board?.Dispose();
+        board = null;
     }
 }

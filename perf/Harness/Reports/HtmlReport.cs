@@ -127,7 +127,8 @@ public static class HtmlReport
 
     private static string E(string text) => WebUtility.HtmlEncode(text);
 
-    private static string ChartBundle()
+    /// <summary>chart.js, embedded from the npm bundle at build time, for every report page.</summary>
+    public static string ChartBundle()
     {
         using Stream stream = Assembly.GetExecutingAssembly().GetManifestResourceStream("chart.umd.min.js")
             ?? throw new InvalidOperationException("chart.js is not embedded: build perf/Harness with npm available.");

@@ -14,7 +14,7 @@ public static class AnalyzeCommand
     {
         if (args.Count == 0)
         {
-            Console.Error.WriteLine("analyze needs a run folder or a .nettrace file." + Environment.NewLine + Cli.HarnessOptions.Usage);
+            Console.Error.WriteLine("analyze needs a run folder or a .nettrace file." + " Usage: Harness analyze <folder|file.nettrace> [--top N]");
             return 2;
         }
 
