@@ -178,37 +178,45 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(stream);
         var resolved = options ?? SurrogateOptions.Default;
-        using var buffer = new PooledBufferWriter(16 * 1024);
+        using var buffer = new SegmentedBuffer();
         int count;
-        while ((count = stream.Read(buffer.GetSpan(16 * 1024))) > 0)
+        while ((count = stream.Read(NextRead(buffer, resolved).Span)) > 0)
         {
             buffer.Advance(count);
             CheckStreamLength(buffer, resolved);
         }
 
-        return read(new ReadOnlySequence<byte>(buffer.WrittenMemory), resolved);
+        return read(buffer.AsSequence(), resolved);
     }
 
     private static async ValueTask<T> FromStreamAsync<T>(Stream stream, SurrogateOptions? options, SequenceReader<T> read, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(stream);
         var resolved = options ?? SurrogateOptions.Default;
-        using var buffer = new PooledBufferWriter(16 * 1024);
+        using var buffer = new SegmentedBuffer();
         int count;
-        while ((count = await stream.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken).ConfigureAwait(false)) > 0)
+        while ((count = await stream.ReadAsync(NextRead(buffer, resolved), cancellationToken).ConfigureAwait(false)) > 0)
         {
             buffer.Advance(count);
             CheckStreamLength(buffer, resolved);
         }
 
-        return read(new ReadOnlySequence<byte>(buffer.WrittenMemory), resolved);
+        return read(buffer.AsSequence(), resolved);
     }
 
-    private static void CheckStreamLength(PooledBufferWriter buffer, SurrogateOptions options)
+    // The free part of the buffer's last segment, cut to one byte past the limit: a payload over the limit is
+    // refused as soon as it passes it, without reading or holding the rest.
+    private static Memory<byte> NextRead(SegmentedBuffer buffer, SurrogateOptions options)
     {
-        if (buffer.WrittenCount > options.MaxTotalBytes)
+        var free = buffer.GetMemory();
+        return free[..(int)Math.Min(free.Length, options.MaxTotalBytes - buffer.Length + 1)];
+    }
+
+    private static void CheckStreamLength(SegmentedBuffer buffer, SurrogateOptions options)
+    {
+        if (buffer.Length > options.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", buffer.WrittenCount, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
+            Throw.Limit("payload bytes", buffer.Length, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
     }
 }

@@ -53,6 +53,11 @@ internal sealed class ColumnValues
     /// <summary>Scratch for dictionary coding: each distinct string's index, in first-seen order.</summary>
     public Dictionary<string, int> Dictionary => _dictionary ??= new(StringComparer.Ordinal);
 
+    /// <summary>What the arrays and tables hold on to, in bytes (references and entries counted at 8 and 24 bytes).</summary>
+    public long RetainedBytes =>
+        (8L * (_ints.Length + _aux.Length + _strings.Length + _blobs.Length + _tags.Length + _dictionaryIndexes.Length)) + _fixed.Length
+        + (24L * ((_probeSet?.EnsureCapacity(0) ?? 0) + (_dictionary?.EnsureCapacity(0) ?? 0)));
+
     public Span<long> DictionaryIndexes(int count)
     {
         if (_dictionaryIndexes.Length < count)

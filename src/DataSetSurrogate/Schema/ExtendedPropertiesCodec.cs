@@ -12,7 +12,7 @@ namespace Surrogate.Schema;
 /// </summary>
 internal static class ExtendedPropertiesCodec
 {
-    public static void Write(ref ProtoWriter.State state, int field, PropertyCollection properties, string owner)
+    public static void Write(ref WireWriter writer, int field, PropertyCollection properties, string owner, ColumnValues scratch)
     {
         if (properties.Count == 0)
         {
@@ -42,14 +42,14 @@ internal static class ExtendedPropertiesCodec
         Array.Sort(entries, static (a, b) => string.CompareOrdinal(a.Key, b.Key));
         foreach (var (key, value) in entries)
         {
-            ProtoWrite.Message(ref state, field, (key, value), static (ref ProtoWriter.State s, (string Key, object? Value) p) =>
+            var token = writer.BeginMessage(field, key.Length + 16);
+            writer.String(PropertyField.Key, key);
+            if (value is not null and not DBNull)
             {
-                ProtoWrite.String(ref s, PropertyField.Key, p.Key);
-                if (p.Value is not null and not DBNull)
-                {
-                    ValueCodec.Write(ref s, PropertyField.Value, p.Value);
-                }
-            });
+                ValueCodec.Write(ref writer, PropertyField.Value, value, scratch);
+            }
+
+            writer.EndMessage(token);
         }
     }
 
@@ -73,7 +73,7 @@ internal static class ExtendedPropertiesCodec
                     key = ProtoRead.Text(ref state, options.MaxNameLength, "extended property key", nameof(SurrogateOptions.MaxNameLength));
                     break;
                 case PropertyField.Value:
-                    value = ValueCodec.Read(ref state, options);
+                    value = ValueCodec.Read(ref state, options, new ColumnCursor());
                     break;
                 default:
                     state.SkipField();
