@@ -107,7 +107,7 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(target);
         var resolved = options ?? SurrogateOptions.Default;
-        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
+        PayloadReader.Read(payload, resolved, () => new DataSetBuilder(target, resolved));
     }
 
     /// <summary>Loads a one-table payload into a DataTable the caller created, which must hold no rows. A table with
@@ -140,7 +140,7 @@ public static partial class DataSetSerializer
     {
         var resolved = options ?? SurrogateOptions.Default;
         DataSetBuilder? builder = null;
-        PayloadReader.Read(payload, resolved, _ => builder = new DataSetBuilder(create, resolved));
+        PayloadReader.Read(payload, resolved, () => builder = new DataSetBuilder(create, resolved));
         return (T)builder!.DataSet;
     }
 
@@ -148,7 +148,7 @@ public static partial class DataSetSerializer
         where T : DataTable
     {
         var resolved = options ?? SurrogateOptions.Default;
-        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
+        PayloadReader.Read(payload, resolved, () => new DataSetBuilder(target, resolved));
         return target;
     }
 

@@ -13,8 +13,6 @@ internal delegate T FieldHandler<out T>(ref ProtoReader.State state, int field);
 /// </summary>
 internal abstract class FrameSource : IDisposable
 {
-    public PayloadKind Kind { get; protected set; }
-
     /// <summary>Runs the handler on the next top-level field; false at the end of the payload.</summary>
     public abstract bool Next<T>(FieldHandler<T> handler, out T result);
 
@@ -42,7 +40,7 @@ internal sealed class SequenceFrameSource : FrameSource
         var state = ProtoReader.State.Create(payload, null, null);
         try
         {
-            Kind = PayloadReader.ReadPrologue(ref state);
+            PayloadReader.ReadPrologue(ref state);
             _offset = state.GetPosition();
         }
         finally
@@ -108,11 +106,7 @@ internal sealed class StreamFrameSource : FrameSource
             Throw.Invalid("The payload does not say what it holds (kind missing).");
         }
 
-        Kind = (PayloadKind)ProtoReader.DirectReadVarintInt32(stream);
-        if (!Enum.IsDefined(Kind))
-        {
-            Throw.Invalid($"The payload holds an unknown kind {(int)Kind}.");
-        }
+        PayloadReader.CheckKind(ProtoReader.DirectReadVarintInt32(stream));
     }
 
     public override bool Next<T>(FieldHandler<T> handler, out T result)
