@@ -12,7 +12,12 @@ namespace Surrogate;
 /// </summary>
 public static partial class DataSetSerializer
 {
-    /// <summary>Writes a DataSet payload.</summary>
+    /// <summary>
+    /// Writes a DataSet payload straight into the writer's spans, piece by piece: the start, each table's schema, each
+    /// row block and the tail are each written into one span asked of the writer (sized for the piece) and advanced
+    /// when the piece is complete. A writer that passes on what was advanced once it is asked for more room therefore
+    /// holds about one row block, and sees no piece twice.
+    /// </summary>
     /// <param name="writer">The destination.</param>
     /// <param name="dataSet">The DataSet to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -24,7 +29,8 @@ public static partial class DataSetSerializer
         Drain(PayloadWriter.DataSet(writer, dataSet, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes a DataTable payload (the table alone, without its DataSet's other tables or relations).</summary>
+    /// <summary>Writes a DataTable payload (the table alone, without its DataSet's other tables or relations), piece
+    /// by piece as the DataSet overload does.</summary>
     /// <param name="writer">The destination.</param>
     /// <param name="table">The table to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -36,7 +42,7 @@ public static partial class DataSetSerializer
         Drain(PayloadWriter.DataTable(writer, table, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes every result set of a data reader as a table, streaming in row blocks.</summary>
+    /// <summary>Writes every result set of a data reader as a table, piece by piece as the DataSet overload does.</summary>
     /// <param name="writer">The destination.</param>
     /// <param name="reader">The reader, positioned before its first row; it is read to the end.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -84,7 +90,7 @@ public static partial class DataSetSerializer
         return buffer.ToArray();
     }
 
-    /// <summary>Writes a DataSet payload to a stream.</summary>
+    /// <summary>Writes a DataSet payload to a stream, block by block: memory stays bounded by about one row block.</summary>
     /// <param name="stream">The destination; it is not closed.</param>
     /// <param name="dataSet">The DataSet to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -96,7 +102,7 @@ public static partial class DataSetSerializer
         ToStream(stream, buffer, PayloadWriter.DataSet(buffer, dataSet, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes a DataTable payload to a stream.</summary>
+    /// <summary>Writes a DataTable payload to a stream, block by block: memory stays bounded by about one row block.</summary>
     /// <param name="stream">The destination; it is not closed.</param>
     /// <param name="table">The table to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>

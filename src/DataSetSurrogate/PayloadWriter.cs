@@ -19,9 +19,9 @@ internal static class PayloadWriter
     public static IEnumerable<bool> DataSet(IBufferWriter<byte> output, DataSet dataSet, SurrogateOptions options)
     {
         var tables = new List<DataTable>(dataSet.Tables.Count);
-        foreach (DataTable table in dataSet.Tables)
+        for (var i = 0; i < dataSet.Tables.Count; i++)
         {
-            tables.Add(table);
+            tables.Add(dataSet.Tables[i]);
         }
 
         return Tables(output, PayloadKind.DataSet, dataSet, tables, dataSet.Relations, options);

@@ -14,8 +14,9 @@ internal sealed class TableWriteContext
         Table = table;
         Standalone = standalone;
         Codecs = new ColumnCodec[table.Columns.Count];
-        foreach (DataColumn column in table.Columns)
+        for (var i = 0; i < table.Columns.Count; i++)
         {
+            var column = table.Columns[i];
             var codec = ColumnCodecs.ForColumnType(column.DataType, options);
             if (codec is null)
             {

@@ -12,7 +12,8 @@ namespace Surrogate.Schema;
 /// </summary>
 internal static class ExtendedPropertiesCodec
 {
-    public static void Write(ref WireWriter writer, int field, PropertyCollection properties, string owner, ColumnValues scratch)
+    // The owner ("table", say) and its name are put together only for an error message.
+    public static void Write(ref WireWriter writer, int field, PropertyCollection properties, string owner, string? ownerName, ColumnValues scratch)
     {
         if (properties.Count == 0)
         {
@@ -27,13 +28,13 @@ internal static class ExtendedPropertiesCodec
         {
             if (entry.Key is not string key)
             {
-                Throw.Invalid($"An extended property key of {owner} is a {entry.Key.GetType()}; only string keys are written.");
+                Throw.Invalid($"An extended property key of {Describe(owner, ownerName)} is a {entry.Key.GetType()}; only string keys are written.");
                 return;
             }
 
             if (entry.Value is not null && !ValueCodec.IsAllowed(entry.Value))
             {
-                Throw.Invalid($"Extended property '{key}' of {owner} holds a {entry.Value.GetType()}, which is not in the closed set of value types.");
+                Throw.Invalid($"Extended property '{key}' of {Describe(owner, ownerName)} holds a {entry.Value.GetType()}, which is not in the closed set of value types.");
             }
 
             entries[count++] = new(key, entry.Value);
@@ -52,6 +53,8 @@ internal static class ExtendedPropertiesCodec
             writer.EndMessage(token);
         }
     }
+
+    private static string Describe(string owner, string? name) => name is null ? owner : $"{owner} '{name}'";
 
     /// <summary>Reads one Property message and adds it to the list (the reader is on its field header).</summary>
     public static void Read(ref ProtoReader.State state, List<KeyValuePair<string, object?>> into, SurrogateOptions options)

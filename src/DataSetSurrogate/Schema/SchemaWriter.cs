@@ -23,7 +23,7 @@ internal static class SchemaWriter
         writer.Bool(HeaderField.LocaleSet, CultureSettings.IsLocaleSet(dataSet));
 
         writer.Bool(HeaderField.EnforceConstraints, dataSet.EnforceConstraints);
-        ExtendedPropertiesCodec.Write(ref writer, HeaderField.ExtendedProperty, dataSet.ExtendedProperties, "the DataSet", scratch);
+        ExtendedPropertiesCodec.Write(ref writer, HeaderField.ExtendedProperty, dataSet.ExtendedProperties, "the DataSet", null, scratch);
         writer.EndMessage(token);
     }
 
@@ -46,7 +46,7 @@ internal static class SchemaWriter
             writer.String(TableField.DisplayExpression, table.DisplayExpression);
         }
 
-        ExtendedPropertiesCodec.Write(ref writer, TableField.ExtendedProperty, table.ExtendedProperties, $"table '{table.TableName}'", scratch);
+        ExtendedPropertiesCodec.Write(ref writer, TableField.ExtendedProperty, table.ExtendedProperties, "table", table.TableName, scratch);
         var next = context.AutoIncrement.NextValues(table);
         for (var i = 0; i < context.Codecs.Length; i++)
         {
@@ -61,15 +61,17 @@ internal static class SchemaWriter
             writer.UInt(TableField.RecordCountHint, table.Rows.Count);
         }
 
-        foreach (Constraint constraint in table.Constraints)
+        // Indexed loops: the collections' enumerators are allocations a payload does not need.
+        var constraints = table.Constraints;
+        for (var i = 0; i < constraints.Count; i++)
         {
-            if (constraint is UniqueConstraint unique)
+            if (constraints[i] is UniqueConstraint unique)
             {
                 var message = writer.BeginMessage(TableField.Unique, 32);
                 writer.String(UniqueField.Name, unique.ConstraintName);
                 Ordinals(ref writer, UniqueField.Columns, unique.Columns);
                 writer.Bool(UniqueField.IsPrimaryKey, unique.IsPrimaryKey);
-                ExtendedPropertiesCodec.Write(ref writer, UniqueField.ExtendedProperty, unique.ExtendedProperties, $"constraint '{unique.ConstraintName}'", scratch);
+                ExtendedPropertiesCodec.Write(ref writer, UniqueField.ExtendedProperty, unique.ExtendedProperties, "constraint", unique.ConstraintName, scratch);
                 writer.EndMessage(message);
             }
         }
@@ -144,7 +146,7 @@ internal static class SchemaWriter
             writer.String(ColumnField.Expression, column.Expression);
         }
 
-        ExtendedPropertiesCodec.Write(ref writer, ColumnField.ExtendedProperty, column.ExtendedProperties, $"column '{column.ColumnName}'", scratch);
+        ExtendedPropertiesCodec.Write(ref writer, ColumnField.ExtendedProperty, column.ExtendedProperties, "column", column.ColumnName, scratch);
         writer.EndMessage(token);
     }
 
@@ -153,9 +155,10 @@ internal static class SchemaWriter
         var tail = writer.BeginMessage(PayloadField.Tail, 16);
         for (var t = 0; t < tables.Count; t++)
         {
-            foreach (Constraint constraint in tables[t].Constraints)
+            var constraints = tables[t].Constraints;
+            for (var i = 0; i < constraints.Count; i++)
             {
-                if (constraint is ForeignKeyConstraint fk && IndexOf(tables, fk.RelatedTable) is var parent and >= 0)
+                if (constraints[i] is ForeignKeyConstraint fk && IndexOf(tables, fk.RelatedTable) is var parent and >= 0)
                 {
                     var token = writer.BeginMessage(TailField.ForeignKey, 32);
                     writer.String(ForeignKeyField.Name, fk.ConstraintName);
@@ -166,7 +169,7 @@ internal static class SchemaWriter
                     writer.UInt(ForeignKeyField.DeleteRule, (int)fk.DeleteRule);
                     writer.UInt(ForeignKeyField.UpdateRule, (int)fk.UpdateRule);
                     writer.UInt(ForeignKeyField.AcceptRejectRule, (int)fk.AcceptRejectRule);
-                    ExtendedPropertiesCodec.Write(ref writer, ForeignKeyField.ExtendedProperty, fk.ExtendedProperties, $"constraint '{fk.ConstraintName}'", scratch);
+                    ExtendedPropertiesCodec.Write(ref writer, ForeignKeyField.ExtendedProperty, fk.ExtendedProperties, "constraint", fk.ConstraintName, scratch);
                     writer.EndMessage(token);
                 }
             }
@@ -174,8 +177,9 @@ internal static class SchemaWriter
 
         if (relations is not null)
         {
-            foreach (DataRelation relation in relations)
+            for (var i = 0; i < relations.Count; i++)
             {
+                var relation = relations[i];
                 var token = writer.BeginMessage(TailField.Relation, 32);
                 writer.String(RelationField.Name, relation.RelationName);
                 writer.UInt(RelationField.ParentTable, IndexOf(tables, relation.ParentTable));
@@ -184,7 +188,7 @@ internal static class SchemaWriter
                 Ordinals(ref writer, RelationField.ChildColumns, relation.ChildColumns);
                 writer.Bool(RelationField.Nested, relation.Nested);
                 writer.Bool(RelationField.CreateConstraints, relation.ChildKeyConstraint is not null);
-                ExtendedPropertiesCodec.Write(ref writer, RelationField.ExtendedProperty, relation.ExtendedProperties, $"relation '{relation.RelationName}'", scratch);
+                ExtendedPropertiesCodec.Write(ref writer, RelationField.ExtendedProperty, relation.ExtendedProperties, "relation", relation.RelationName, scratch);
                 writer.EndMessage(token);
             }
         }
