@@ -19,7 +19,6 @@ internal sealed partial class RowBlockWriter
     private DataRow[] _modified = [];
     private object[][] _records = [];
     private int _recordCount;
-    private int _lastBlockBytes = 256;
 
     /// <summary>Accumulates the streams of tagged values in schema messages, written between blocks.</summary>
     public ColumnValues Scratch => _values;
@@ -67,7 +66,7 @@ internal sealed partial class RowBlockWriter
                 WriteErrors(ref writer, rows, start, count);
             }
 
-            _lastBlockBytes = writer.EndMessage(token);
+            context.LastBlockBytes = writer.EndMessage(token);
         }
         catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
@@ -115,7 +114,7 @@ internal sealed partial class RowBlockWriter
             Array.Clear(_states, 0, count);
             var token = BeginBlock(ref writer, context, count, writeStates: false);
             WriteColumns(ref writer, context, BlockField.Column, new RecordCells(_records), count);
-            _lastBlockBytes = writer.EndMessage(token);
+            context.LastBlockBytes = writer.EndMessage(token);
         }
         catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
@@ -125,7 +124,9 @@ internal sealed partial class RowBlockWriter
 
     private MessageToken BeginBlock(ref WireWriter writer, TableWriteContext context, int count, bool writeStates)
     {
-        var token = writer.BeginMessage(PayloadField.Rows, _lastBlockBytes);
+        // The table's previous block says how large this one will be; the first is guessed at a few bytes a cell.
+        var hint = context.LastBlockBytes > 0 ? context.LastBlockBytes : (int)Math.Min(int.MaxValue, 16 + (3L * count * (context.Codecs.Length + 1)));
+        var token = writer.BeginMessage(PayloadField.Rows, hint);
         writer.UInt(BlockField.RowCount, count);
         if (context.Index > 0)
         {

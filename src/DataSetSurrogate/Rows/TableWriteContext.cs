@@ -56,6 +56,9 @@ internal sealed class TableWriteContext
     /// </summary>
     public bool CarriesValues { get; }
 
+    /// <summary>The length of the table's last row block (0 before the first): the next block's size hint.</summary>
+    public int LastBlockBytes { get; set; }
+
     /// <summary>Shared by the tables of one payload, so a DataSet is cloned at most once.</summary>
     public AutoIncrementProbe AutoIncrement { get; }
 }
