@@ -33,10 +33,10 @@ public static class CompressionTelemetry
     /// <summary>Gauge (By/s): the link rate the adaptive policy assumes, per <c>source</c> (prior, round_trip, blocked_writes, send_rate), at each decision.</summary>
     public const string LinkRateInstrument = "datasetsurrogate.compression.link_rate";
 
-    /// <summary>Gauge (1): this process's CPU use (share of all cores) as the adaptive and 2011 policies measure it, and the adaptive policy's CPU guard cap (<c>cap</c> tag: the highest ladder step allowed).</summary>
+    /// <summary>Gauge (1): this process's CPU use (share of all cores) as the adaptive and 2011 policies measure it, and the adaptive policy's CPU guard cap (<see cref="CapTag"/>).</summary>
     public const string CpuUtilizationInstrument = "datasetsurrogate.compression.cpu_utilization";
 
-    /// <summary>Tag: the message's SOAP action (empty when none; actions past the first 1,024 of a policy share <c>*</c>).</summary>
+    /// <summary>Tag: the message's SOAP action (empty when none, and for received messages; past a policy's first 4,096 actions and size classes, new ones share <c>*</c>).</summary>
     public const string ActionTag = "action";
 
     /// <summary>Tag: <c>send</c> or <c>receive</c>.</summary>
@@ -56,6 +56,9 @@ public static class CompressionTelemetry
 
     /// <summary>Tag of <see cref="LinkRateInstrument"/>: where the estimate came from.</summary>
     public const string SourceTag = "source";
+
+    /// <summary>Tag of <see cref="CpuUtilizationInstrument"/>: the highest ladder step the adaptive policy's CPU guard allows (the top one when it does not cap).</summary>
+    public const string CapTag = "cap";
 
     /// <summary>Tag of <see cref="EstimatedRatioInstrument"/> and <see cref="EstimatedSpeedInstrument"/>: the size class, the message's length rounded down to a power of two.</summary>
     public const string SizeTag = "size";

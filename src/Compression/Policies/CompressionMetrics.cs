@@ -94,14 +94,29 @@ internal static class CompressionMetrics
         }
     }
 
-    public static void Decode(CompressionCodec codec, double bytesPerSecond) =>
-        DecodeSpeed.Record(bytesPerSecond, new KeyValuePair<string, object?>(CompressionTelemetry.CodecTag, CodecName(codec)));
+    public static void Decode(CompressionCodec codec, double bytesPerSecond)
+    {
+        if (DecodeSpeed.Enabled)
+        {
+            DecodeSpeed.Record(bytesPerSecond, new KeyValuePair<string, object?>(CompressionTelemetry.CodecTag, CodecName(codec)));
+        }
+    }
 
-    public static void Link(double bytesPerSecond, string source) =>
-        LinkRate.Record(bytesPerSecond, new KeyValuePair<string, object?>(CompressionTelemetry.SourceTag, source));
+    public static void Link(double bytesPerSecond, string source)
+    {
+        if (LinkRate.Enabled)
+        {
+            LinkRate.Record(bytesPerSecond, new KeyValuePair<string, object?>(CompressionTelemetry.SourceTag, source));
+        }
+    }
 
-    public static void Cpu(double utilization, int cap) =>
-        CpuUtilization.Record(utilization, new KeyValuePair<string, object?>("cap", Level(Math.Clamp(cap, 0, 22))));
+    public static void Cpu(double utilization, int cap)
+    {
+        if (CpuUtilization.Enabled)
+        {
+            CpuUtilization.Record(utilization, new KeyValuePair<string, object?>(CompressionTelemetry.CapTag, Level(Math.Clamp(cap, 0, 22))));
+        }
+    }
 
     /// <summary>The reason as sent: <see cref="CompressionDecisionReason.Rejected"/> when a codec was tried and the frame went raw.</summary>
     public static CompressionDecisionReason ReasonOf(in CompressionChoice choice, in CompressionOutcome outcome) =>

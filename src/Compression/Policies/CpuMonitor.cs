@@ -72,16 +72,7 @@ internal sealed class CpuMonitor
     public long Queue => Volatile.Read(ref _previousQueue);
 
     /// <summary>CPU seconds per byte sent spent outside compression (serialising, the transport); NaN until measured.</summary>
-    public double CpuSecondsPerByte
-    {
-        get
-        {
-            lock (_gate)
-            {
-                return _cpuPerByte;
-            }
-        }
-    }
+    public double CpuSecondsPerByte => Volatile.Read(ref _cpuPerByte);
 
     /// <summary>A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing.</summary>
     public void AddWork(long bytes, long codecTicks)
@@ -147,7 +138,7 @@ internal sealed class CpuMonitor
         if (bytes >= 64 * 1024)
         {
             double perByte = Math.Max(0, cpuSeconds - (codecTicks / (double)Stopwatch.Frequency)) / bytes;
-            _cpuPerByte = double.IsNaN(_cpuPerByte) ? perByte : (0.5 * _cpuPerByte) + (0.5 * perByte);
+            Volatile.Write(ref _cpuPerByte, double.IsNaN(_cpuPerByte) ? perByte : (0.5 * _cpuPerByte) + (0.5 * perByte));
         }
     }
 
