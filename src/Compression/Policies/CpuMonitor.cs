@@ -68,9 +68,6 @@ internal sealed class CpuMonitor
     /// <summary>Whether the process counts as loaded for <see cref="CompressionGoal.Auto"/>.</summary>
     public bool Loaded => Volatile.Read(ref _loaded);
 
-    /// <summary>The thread pool's queue at the last sample.</summary>
-    public long Queue => Volatile.Read(ref _previousQueue);
-
     /// <summary>CPU seconds per byte sent spent outside compression (serialising, the transport); NaN until measured.</summary>
     public double CpuSecondsPerByte => Volatile.Read(ref _cpuPerByte);
 
@@ -126,7 +123,7 @@ internal sealed class CpuMonitor
             // The highest step chosen since the previous sample: the guard's first step down starts below it.
             _highestRecent = Interlocked.Exchange(ref _highestChosen, 0);
             Guard(now, utilization, queue);
-            Volatile.Write(ref _previousQueue, queue);
+            _previousQueue = queue;
             CompressionMetrics.Cpu(utilization, _cap == Uncapped ? _top : _cap);
         }
     }

@@ -72,30 +72,6 @@ internal sealed class LinkEstimator
         }
     }
 
-    /// <summary>How many round trips the fit has taken.</summary>
-    public int RoundTrips
-    {
-        get
-        {
-            lock (_gate)
-            {
-                return _samples;
-            }
-        }
-    }
-
-    /// <summary>The round-trip fit: fixed ms, peer ms per MB, link ms per MB, its standard error, the error's standard deviation.</summary>
-    public (double Fixed, double Peer, double Link, double LinkError, double Noise) Fit
-    {
-        get
-        {
-            lock (_gate)
-            {
-                return (_theta[0], _theta[1], _theta[2], Math.Sqrt(Math.Max(_cov[8], 0) * _noise), Math.Sqrt(_noise));
-            }
-        }
-    }
-
     /// <summary>The link rate in bytes per second and where it came from.</summary>
     public double Estimate(long now, out string source)
     {

@@ -23,7 +23,8 @@ internal sealed class Rules2011Policy : MessagePolicy
     private readonly int _maxFrom;
     private readonly double _cpuLimit;
     private readonly double _ratioLimit;
-    private readonly KeyTable<RatioHistory> _keys = new((action, _) => new RatioHistory(action));
+    private readonly CpuMonitor _cpu;
+    private readonly KeyTable<RatioHistory> _keys = new((_, _) => new RatioHistory());
     private long _cpuDisabledCount;
 
     public Rules2011Policy(CompressionOptions options, IPolicyEnvironment env)
@@ -36,15 +37,13 @@ internal sealed class Rules2011Policy : MessagePolicy
         _maxFrom = options.LevelThresholds[1];
         _cpuLimit = options.CpuDisableLimit;
         _ratioLimit = options.CompressionRatioDisableLimit;
-        Cpu = new CpuMonitor(env, high: 1, low: 0, top: 0);
+        _cpu = new CpuMonitor(env, high: 1, low: 0, top: 0);
     }
-
-    public CpuMonitor Cpu { get; }
 
     public override CompressionChoice Choose(string action, ReadOnlySpan<byte> sample, long length)
     {
-        Cpu.Sample(_env.Timestamp);
-        double utilization = Cpu.Utilization;
+        _cpu.Sample(_env.Timestamp);
+        double utilization = _cpu.Utilization;
         if (utilization > _cpuLimit)
         {
             // "Disabled progressively": the share compressed falls from all at the limit to none at 100%, spread evenly.
@@ -83,14 +82,12 @@ internal sealed class Rules2011Policy : MessagePolicy
     }
 
     /// <summary>The ratios of an action's last <see cref="History"/> compressed messages of one size class.</summary>
-    internal sealed class RatioHistory(string action)
+    internal sealed class RatioHistory
     {
         private readonly double[] _ratios = new double[History];
         private int _count;
 
         public Lock Gate { get; } = new();
-
-        public string Action => action;
 
         public long Skipped { get; set; }
 

@@ -113,6 +113,36 @@ public sealed class AdaptivePolicyTests
     }
 
     [Fact]
+    public void Decompression_is_charged_at_the_speed_measured_on_received_frames_in_the_latency_model_only()
+    {
+        foreach (CompressionGoal goal in new[] { CompressionGoal.Latency, CompressionGoal.Throughput })
+        {
+            var env = new FakeEnvironment();
+            AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000, goal: goal);
+            var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 12.5e6 };
+            string before = PolicyWorld.Name(world.Send(Message).Choice);
+            // Frames received from the peer show zstd decoding at 20 MB/s here (a slow peer core, say).
+            for (int i = 0; i < 20; i++)
+            {
+                policy.Received(new CompressionOutcome(false, CompressionCodec.Zstd, 0, Message, Message / 4, Message * System.Diagnostics.Stopwatch.Frequency / 20_000_000));
+            }
+
+            Assert.Equal(1 / 20e6, policy.DecodeSecondsPerByte(CompressionCodec.Zstd), 12);
+            List<CompressionChoice> after = world.Send(Message, 100);
+            if (goal == CompressionGoal.Latency)
+            {
+                Assert.Equal("zstd-1", before);
+                Assert.All(after.Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal("lz4-0", PolicyWorld.Name(c)));
+            }
+            else
+            {
+                string settled = Oracle(policy, 12.5e6, CompressionGoal.Throughput);
+                Assert.All(after.Skip(50).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal(settled, PolicyWorld.Name(c)));
+            }
+        }
+    }
+
+    [Fact]
     public void The_saving_gate_charges_decompression_in_the_latency_model_only()
     {
         var env = new FakeEnvironment();
