@@ -53,14 +53,16 @@ public abstract partial class CompressionContract
         DataSet dataSet = OrdersScenario.Create(orders: 200, seed: 10);
         long before = host.Log.Count;
         await UseAsync(CompressionVariant.Adaptive, async proxy => DataSetAssert.Equivalent(dataSet, await proxy.EchoDataSetAsync(dataSet)));
-        IReadOnlyList<CompressionDecision> decisions = host.Log.Snapshot();
-        Assert.True(host.Log.Count - before >= 2, $"{host.Log.Count - before} decisions");
+        // This call's decisions (the tests of a class run one at a time, and each host has its own log).
+        List<CompressionDecision> decisions = [.. host.Log.Snapshot().TakeLast((int)(host.Log.Count - before))];
+        Assert.True(decisions.Count >= 2, $"{decisions.Count} decisions");
         string request = "urn:surrogate:compression/Orders/EchoDataSet";
         foreach (string action in new[] { request, request + "Response" })
         {
-            // The client decides for the request, the service for the reply; both compress it on a 10 Mbit/s link.
-            CompressionDecision decision = decisions.Last(d => d.Action == action);
-            Assert.Equal(CompressionDecisionReason.Model, decision.Reason);
+            // The client decides for the request, the service for the reply; both compress it on a 10 Mbit/s link,
+            // with the model's choice or (a key's neighbours are tried every 5 s) the one next to it.
+            CompressionDecision decision = Assert.Single(decisions, d => d.Action == action);
+            Assert.Contains(decision.Reason, new[] { CompressionDecisionReason.Model, CompressionDecisionReason.Exploration });
             Assert.NotNull(decision.Codec);
             Assert.True(decision.WireLength < decision.Length / 2, $"{action}: {decision.WireLength} of {decision.Length}");
             Assert.Equal(10_000_000 / 8.0, decision.LinkBytesPerSecond);
