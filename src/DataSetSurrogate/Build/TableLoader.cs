@@ -244,7 +244,8 @@ internal sealed class TableLoader
                 Array.Fill(probe, DBNull.Value);
             }
 
-            probe[column.Ordinal] = Convert.ChangeType(previous, column.DataType, System.Globalization.CultureInfo.InvariantCulture);
+            // As an Int64: each AutoIncrement type's storage converts it (Convert.ChangeType knows no BigInteger).
+            probe[column.Ordinal] = previous;
         }
 
         if (probe is not null)
