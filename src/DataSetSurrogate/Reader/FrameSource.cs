@@ -111,15 +111,24 @@ internal sealed class StreamFrameSource : FrameSource
 
     public override bool Next<T>(FieldHandler<T> handler, out T result)
     {
-        var length = ProtoReader.ReadLengthPrefix(_stream, true, PrefixStyle.Base128, out var field, out var prefixBytes);
-        if (prefixBytes == 0)
+        // Header and length are read here: protobuf-net's ReadLengthPrefix reads a length cut off by the end of the
+        // stream as 0, so a payload ending in a bare tail header loaded here while the in-memory reader refused it.
+        var prefixBytes = 0;
+        if (ReadVarint(ref prefixBytes, endAllowed: true) is not { } header)
         {
             result = default!;
             return false;
         }
 
+        var field = (int)(header >> 3);
+        if (field == 0 || (header & 7) != (uint)WireType.String)
+        {
+            Throw.Invalid($"The payload's top-level field {field} has wire type {(WireType)(header & 7)}; every top-level field is length-delimited.");
+        }
+
+        var length = ReadVarint(ref prefixBytes, endAllowed: false)!.Value;
         _consumed += prefixBytes + (long)length;
-        if (length < 0 || _consumed > _options.MaxTotalBytes)
+        if (length > int.MaxValue || _consumed > _options.MaxTotalBytes)
         {
             Throw.Limit("payload bytes", _consumed, _options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
@@ -128,12 +137,14 @@ internal sealed class StreamFrameSource : FrameSource
         // frame buffer in chunks, each byte once: a lying length costs only what the stream really supplies.
         _frame.Reset();
         WriteVarint(_frame, ((uint)field << 3) | (uint)WireType.String);
-        WriteVarint(_frame, (uint)length);
-        var remaining = length;
+        WriteVarint(_frame, length);
+        var remaining = (int)length;
         while (remaining > 0)
         {
-            var chunk = Math.Min(remaining, 1 << 16);
-            var read = _stream.Read(_frame.GetSpan(chunk)[..chunk]);
+            // Whatever room the buffer has (it grows with what was read): asking for room for the rest of a lying
+            // length on each read took a new segment per short read (14 MB for a 234-byte payload read byte by byte).
+            var room = _frame.GetSpan(1);
+            var read = _stream.Read(room[..Math.Min(room.Length, remaining)]);
             if (read <= 0)
             {
                 Throw.Truncated();
@@ -153,6 +164,40 @@ internal sealed class StreamFrameSource : FrameSource
         {
             state.Dispose();
         }
+    }
+
+    /// <summary>A 32-bit varint as protobuf-net reads one (at most five bytes, nothing above 32 bits); null at the end of
+    /// the stream before its first byte when that is allowed, truncated anywhere else.</summary>
+    private uint? ReadVarint(ref int bytes, bool endAllowed)
+    {
+        uint value = 0;
+        for (var i = 0; i < 5; i++)
+        {
+            var next = _stream.ReadByte();
+            if (next < 0)
+            {
+                if (i == 0 && endAllowed)
+                {
+                    return null;
+                }
+
+                Throw.Truncated();
+            }
+
+            bytes++;
+            if (i == 4 && (next & 0xF0) != 0)
+            {
+                break;
+            }
+
+            value |= (uint)(next & 0x7F) << (7 * i);
+            if ((next & 0x80) == 0)
+            {
+                return value;
+            }
+        }
+
+        return Throw.Invalid<uint?>("The payload has a field header or length over 32 bits.");
     }
 
     public override void Dispose()

@@ -204,6 +204,13 @@ internal sealed partial class SurrogateDataReader : DbDataReader
 
     private FrameKind Handle(ref ProtoReader.State state, int field)
     {
+        // Every top-level field is length-delimited. A stream is read a field at a time by its length prefix, so
+        // the check keeps the in-memory reader (which could skip any wire type) refusing what the stream one refuses.
+        if (state.WireType != WireType.String)
+        {
+            return Throw.Invalid<FrameKind>($"The payload's top-level field {field} has wire type {state.WireType}; every top-level field is length-delimited.");
+        }
+
         switch (field)
         {
             case PayloadField.Header:
