@@ -73,6 +73,57 @@ public sealed class FuzzFindingTests
         Assert.True(allocated < AllocationBound.For(crafted.Length), $"{allocated:N0} bytes allocated for a {crafted.Length}-byte payload");
     }
 
+    /// <summary>A column with an empty name: Deserialize loaded it as "Column1" (DataTable names such a column
+    /// itself) while the data reader showed it empty. No writer sends one, so every entry point refuses it.</summary>
+    [Fact]
+    public void A_column_without_a_name_is_refused_by_every_entry_point()
+    {
+        var payload = Payload();
+        var table = ProtoWire.Fields(payload).Single(f => f.Number == 5);
+        var tableBody = payload[table.ValueStart..table.End];
+        var column = ProtoWire.Fields(tableBody).First(f => f.Number == 9);
+        var columnBody = tableBody[column.ValueStart..column.End];
+        var name = ProtoWire.Fields(columnBody).Single(f => f.Number == 1);
+        var unnamed = ProtoWire.Replace(columnBody, name, ProtoWire.LengthDelimited(1, []));
+        var crafted = ProtoWire.Replace(payload, table, ProtoWire.LengthDelimited(5, ProtoWire.Replace(tableBody, column, ProtoWire.LengthDelimited(9, unnamed))));
+
+        EveryReaderRefuses(crafted);
+        Assert.Contains("no name", Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(crafted)).Message, StringComparison.Ordinal);
+        Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.DeserializeTable(crafted));
+    }
+
+    /// <summary>DataTable's Double and Single storage turn -0.0 into 0.0, so a payload holding -0.0 loaded as 0.0
+    /// while the data reader showed -0.0. The reader shows what the loaded DataSet holds; object and SqlDouble
+    /// columns keep -0.0 in both.</summary>
+    [Fact]
+    public void The_reader_shows_negative_zero_in_double_and_single_columns_as_the_loaded_dataset_does()
+    {
+        var table = new DataTable("T");
+        table.Columns.Add("D", typeof(double));
+        table.Columns.Add("F", typeof(float));
+        table.Columns.Add("O", typeof(object));
+        table.Rows.Add(2.5d, 2.5f, -0.0d);
+        var payload = DataSetSerializer.Serialize(table);
+        Replace(payload, BitConverter.GetBytes(2.5d), BitConverter.GetBytes(-0.0d));
+        Replace(payload, BitConverter.GetBytes(2.5f), BitConverter.GetBytes(-0.0f));
+
+        var loaded = DataSetSerializer.DeserializeTable(payload).Rows[0];
+        using var reader = DataSetSerializer.CreateReader(payload);
+        Assert.True(reader.Read());
+        Assert.Equal(BitConverter.DoubleToInt64Bits((double)loaded["D"]), BitConverter.DoubleToInt64Bits(reader.GetDouble(0)));
+        Assert.Equal(BitConverter.DoubleToInt64Bits((double)loaded["D"]), BitConverter.DoubleToInt64Bits((double)reader.GetValue(0)));
+        Assert.Equal(BitConverter.SingleToInt32Bits((float)loaded["F"]), BitConverter.SingleToInt32Bits(reader.GetFloat(1)));
+        Assert.Equal(BitConverter.DoubleToInt64Bits(-0.0d), BitConverter.DoubleToInt64Bits((double)loaded["O"]));
+        Assert.Equal(BitConverter.DoubleToInt64Bits(-0.0d), BitConverter.DoubleToInt64Bits((double)reader.GetValue(2)));
+    }
+
+    private static void Replace(byte[] payload, byte[] value, byte[] replacement)
+    {
+        var at = payload.AsSpan().IndexOf(value);
+        Assert.True(at > 0, "the value was not found in the payload");
+        replacement.CopyTo(payload, at);
+    }
+
     private static byte[] Payload()
     {
         var table = new DataTable("T");

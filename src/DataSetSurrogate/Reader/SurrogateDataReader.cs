@@ -172,6 +172,8 @@ internal sealed partial class SurrogateDataReader : DbDataReader
         {
             var column = _table.Columns[i];
             _codecs[i] = column.Expression is not null ? null
+                : column.Tag == TypeTag.Double ? StoredDoubleCodec.Instance
+                : column.Tag == TypeTag.Single ? StoredSingleCodec.Instance
                 : column.Tag == TypeTag.Extension ? ColumnCodecs.ForExtension(_options.FindExtra(column.ExtensionKey!) ?? Throw.Invalid<SurrogateColumnType>($"Column '{column.Name}' has extension type key '{column.ExtensionKey}', which SurrogateOptions.ExtraColumnTypes does not register."))
                 : ColumnCodecs.ForTag(column.Tag) ?? Throw.Invalid<ColumnCodec>($"Column '{column.Name}' has unknown type tag {(int)column.Tag}.");
         }

@@ -110,6 +110,12 @@ internal static class SchemaReader
         }
 
         state.EndSubItem(token);
+        if (string.IsNullOrEmpty(column.Name))
+        {
+            // A DataSet would name it itself (Column1, ...) and a data reader would show it empty: no writer sends one.
+            Throw.Invalid("A column has no name; DataTable names such a column itself, so no writer sends one.");
+        }
+
         if (column.Tag == TypeTag.Extension && column.ExtensionKey is null)
         {
             Throw.Invalid($"Column '{column.Name}' is an extension type without a key.");
