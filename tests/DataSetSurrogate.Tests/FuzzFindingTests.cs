@@ -108,6 +108,8 @@ public sealed class FuzzFindingTests
         Replace(payload, BitConverter.GetBytes(2.5f), BitConverter.GetBytes(-0.0f));
 
         var loaded = DataSetSerializer.DeserializeTable(payload).Rows[0];
+        Assert.Equal(0L, BitConverter.DoubleToInt64Bits((double)loaded["D"]));
+        Assert.Equal(0, BitConverter.SingleToInt32Bits((float)loaded["F"]));
         using var reader = DataSetSerializer.CreateReader(payload);
         Assert.True(reader.Read());
         Assert.Equal(BitConverter.DoubleToInt64Bits((double)loaded["D"]), BitConverter.DoubleToInt64Bits(reader.GetDouble(0)));
