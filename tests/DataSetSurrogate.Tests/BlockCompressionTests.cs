@@ -158,8 +158,8 @@ public sealed class BlockCompressionTests
         var cut = WithFirstBlock(payload, body =>
         {
             var data = ProtoWire.Fields(body)[2];
-            var bytes = body[data.ValueStart..data.End];
-            return [.. body[..data.Start], .. ProtoWire.LengthDelimited(9, bytes[..(bytes.Length / 2)])];
+            var half = body.AsSpan(data.ValueStart, (data.End - data.ValueStart) / 2);
+            return [.. body[..data.Start], .. ProtoWire.LengthDelimited(9, half)];
         });
         AssertRefused(cut, "corrupt or truncated");
 
