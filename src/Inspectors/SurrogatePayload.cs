@@ -16,7 +16,7 @@ namespace Surrogate.ServiceModel;
 /// written it. It reads both; payload bytes are gathered in pooled segments up to the reading provider's
 /// <see cref="SurrogateOptions.MaxTotalBytes"/> and decoded once the element is complete.
 /// </summary>
-public abstract class SurrogatePayload : IXmlSerializable
+internal abstract class SurrogatePayload : IXmlSerializable
 {
     /// <summary>Namespace of the attribute that marks an element whose content is the codec payload.</summary>
     public const string PayloadNamespace = "urn:datasetsurrogate:payload";
@@ -207,7 +207,7 @@ public abstract class SurrogatePayload : IXmlSerializable
 
 /// <summary>Stands for a <see cref="DataSet"/> (or typed DataSet <typeparamref name="T"/>) on the wire.</summary>
 /// <typeparam name="T">The contract's declared type; it decides what comes out on the receiving side.</typeparam>
-public sealed class DataSetPayload<T> : SurrogatePayload
+internal sealed class DataSetPayload<T> : SurrogatePayload
     where T : DataSet, new()
 {
     private protected override IXmlSerializable CreateTarget() => new T();
@@ -231,7 +231,7 @@ public sealed class DataSetPayload<T> : SurrogatePayload
 
 /// <summary>Stands for a <see cref="DataTable"/> (or typed table <typeparamref name="T"/>) on the wire.</summary>
 /// <typeparam name="T">The contract's declared type; it decides what comes out on the receiving side.</typeparam>
-public sealed class DataTablePayload<T> : SurrogatePayload
+internal sealed class DataTablePayload<T> : SurrogatePayload
     where T : DataTable, new()
 {
     private protected override IXmlSerializable CreateTarget() => new T();
