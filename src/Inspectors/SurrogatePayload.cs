@@ -34,7 +34,7 @@ internal abstract class SurrogatePayload : IXmlSerializable
     internal const string PayloadPrefix = "dss";
 
     // The least room asked of the buffer for each read from the XML reader.
-    private const int ReadChunk = 16 * 1024;
+    private const int ReadChunk = 64 * 1024;
 
     private SegmentedBuffer? _received;
     private TimeSpan _readTime;
