@@ -9,7 +9,7 @@ using Surrogate.ServiceModel;
 namespace Surrogate.CoreWCF;
 
 /// <summary>
-/// The CoreWCF service behavior behind <see cref="DataSetSurrogateServiceCollectionExtensions.AddDataSetSurrogate"/>:
+/// The CoreWCF service behavior behind <see cref="CoreWcfSurrogateExtensions.AddDataSetSurrogate"/>:
 /// gives every endpoint a <see cref="SurrogateEndpointBehavior"/>, which covers the operations that carry
 /// <see cref="DataSetSurrogateAttribute"/> (on the contract interface or on the operation method); on an endpoint
 /// without any it only refuses payload requests with the MustUnderstand fault, as a service without the attribute

@@ -6,7 +6,7 @@ using System.ServiceModel;
 namespace Surrogate.ServiceModel;
 
 /// <summary>Which end of a call a provider serves; it decides how a refused payload is reported.</summary>
-public enum SurrogateSide
+internal enum SurrogateSide
 {
     /// <summary>Not known (the provider was installed before the client or dispatch runtime was built).</summary>
     Unknown,
@@ -31,7 +31,7 @@ internal delegate Exception PayloadRefusal(string message, DataSetSurrogateExcep
 /// serializer meets a <see cref="DataSet"/> or <see cref="DataTable"/> (or a typed subclass with a parameterless
 /// constructor) it substitutes a <see cref="SurrogatePayload"/>. The same class serves client and service.
 /// </summary>
-public sealed class DataSetSurrogateProvider : ISerializationSurrogateProvider
+internal sealed class DataSetSurrogateProvider : ISerializationSurrogateProvider
 {
     private static readonly ConcurrentDictionary<Type, Type> SurrogateTypes = new();
     private readonly PayloadRefusal _refusal;

@@ -15,7 +15,7 @@ namespace Surrogate.ServiceModel;
 /// other refuses the request (a MustUnderstand fault) before the operation runs, instead of reading an empty DataSet.
 /// The other headers are mustUnderstand=false, so peers without the attribute ignore them.
 /// </summary>
-public static class SurrogateNegotiation
+internal static class SurrogateNegotiation
 {
     /// <summary>Namespace of the negotiation headers.</summary>
     public const string Namespace = "urn:datasetsurrogate:wcf";

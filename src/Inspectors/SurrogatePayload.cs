@@ -2,21 +2,24 @@ using System.Buffers;
 using System.Data;
 using System.Diagnostics;
 using System.Runtime.ExceptionServices;
+using System.Runtime.InteropServices;
 using System.Xml;
 using System.Xml.Schema;
 using System.Xml.Serialization;
+using Surrogate.Wire;
 
 namespace Surrogate.ServiceModel;
 
 /// <summary>
 /// What the DataContractSerializer sees in place of a DataSet or DataTable while the surrogate provider is active.
 /// It writes either the codec payload (base64 content under an element marked with <see cref="PayloadAttribute"/>;
-/// raw bytes on the binary encoder; see <see cref="PayloadWriteStream"/> for what is held while writing) or, when
+/// raw bytes on the binary encoder; see <see cref="PayloadContentWriter"/> for what is held while writing) or, when
 /// the peer has not said it can read that, the value's own plain DataSet XML, exactly as the serializer would have
-/// written it. It reads both; payload bytes are gathered in pooled segments up to the reading provider's
-/// <see cref="SurrogateOptions.MaxTotalBytes"/> and decoded once the element is complete.
+/// written it. It reads both; payload bytes are read from the XML reader straight into the segments of a pooled
+/// <see cref="SegmentedBuffer"/>, up to the reading provider's <see cref="SurrogateOptions.MaxTotalBytes"/>, and
+/// decoded in place from those segments once the element is complete.
 /// </summary>
-public abstract class SurrogatePayload : IXmlSerializable
+internal abstract class SurrogatePayload : IXmlSerializable
 {
     /// <summary>Namespace of the attribute that marks an element whose content is the codec payload.</summary>
     public const string PayloadNamespace = "urn:datasetsurrogate:payload";
@@ -30,7 +33,10 @@ public abstract class SurrogatePayload : IXmlSerializable
     /// <summary>The prefix the marker's namespace is written with.</summary>
     internal const string PayloadPrefix = "dss";
 
-    private PayloadSegments? _received;
+    // The least room asked of the buffer for each read from the XML reader.
+    private const int ReadChunk = 64 * 1024;
+
+    private SegmentedBuffer? _received;
     private TimeSpan _readTime;
 
     /// <summary>Creates an empty payload; the serializer fills it through <see cref="IXmlSerializable.ReadXml"/>.</summary>
@@ -84,7 +90,7 @@ public abstract class SurrogatePayload : IXmlSerializable
         long readStart = Stopwatch.GetTimestamp();
         DataSetSurrogateProvider? provider = SurrogateReadScope.Current;
         long limit = (provider?.Options ?? SurrogateOptions.Default).MaxTotalBytes;
-        var received = new PayloadSegments();
+        var received = new SegmentedBuffer();
         try
         {
             if (reader.IsEmptyElement)
@@ -94,7 +100,7 @@ public abstract class SurrogatePayload : IXmlSerializable
             else
             {
                 reader.ReadStartElement();
-                if (!received.ReadContent(reader, limit))
+                if (!ReadContent(reader, received, limit))
                 {
                     var error = new DataSetSurrogateException(
                         $"The payload exceeds a limit: payload bytes is more than {limit}, the limit is {limit} (SurrogateOptions.{nameof(SurrogateOptions.MaxTotalBytes)}).");
@@ -125,15 +131,15 @@ public abstract class SurrogatePayload : IXmlSerializable
             return Value ?? throw new InvalidOperationException("The payload was not read.");
         }
 
-        using PayloadSegments received = _received;
+        using SegmentedBuffer received = _received;
         _received = null;
         using Activity? activity = SurrogateTelemetry.StartActivity(provider.OperationName, SurrogateTelemetry.Receive);
         long start = Stopwatch.GetTimestamp();
         try
         {
-            object value = Decode(received.ToSequence(), provider.Options);
+            object value = Decode(received.AsSequence(), provider.Options);
             SurrogateTelemetry.Record(provider.OperationName, SurrogateTelemetry.Receive, SurrogateTelemetry.SurrogateFormat,
-                received.Count, _readTime + Stopwatch.GetElapsedTime(start), activity); // chunked read + codec
+                received.Length, _readTime + Stopwatch.GetElapsedTime(start), activity); // chunked read + codec
             return value;
         }
         catch (DataSetSurrogateException ex)
@@ -146,21 +152,56 @@ public abstract class SurrogatePayload : IXmlSerializable
     /// <summary>Creates an empty instance of the contract's type.</summary>
     private protected abstract IXmlSerializable CreateTarget();
 
-    /// <summary>Writes <paramref name="value"/> with the codec to <paramref name="output"/>, block by block.</summary>
-    private protected abstract void Encode(Stream output, object value, SurrogateOptions options);
+    /// <summary>Writes <paramref name="value"/> with the codec to <paramref name="output"/>, piece by piece.</summary>
+    private static void Encode(IBufferWriter<byte> output, object value, SurrogateOptions options)
+    {
+        if (value is DataSet dataSet)
+        {
+            DataSetSerializer.Serialize(output, dataSet, options);
+        }
+        else
+        {
+            DataSetSerializer.Serialize(output, (DataTable)value, options);
+        }
+    }
 
     /// <summary>
     /// Writes the schema of <paramref name="value"/> (a copy without rows) nowhere, so whatever the codec refuses in a
     /// schema (column types, extended properties) is found before any of the value is written.
     /// </summary>
-    private protected abstract void CheckSchema(object value, SurrogateOptions options);
+    private static void CheckSchema(object value, SurrogateOptions options)
+    {
+        if (value is DataSet dataSet)
+        {
+            using DataSet schema = dataSet.Clone();
+            DataSetSerializer.Serialize(Stream.Null, schema, options);
+        }
+        else
+        {
+            using DataTable schema = ((DataTable)value).Clone();
+            DataSetSerializer.Serialize(Stream.Null, schema, options);
+        }
+    }
 
     /// <summary>Creates the contract's type and loads the payload into it.</summary>
-    private protected abstract object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options);
-
-    private bool TryWriteSurrogate(XmlWriter writer, object value, DataSetSurrogateProvider provider, long start, Activity? activity)
+    private object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options)
     {
-        using var output = new PayloadWriteStream(writer, () => CheckSchema(value, provider.Options));
+        IXmlSerializable target = CreateTarget();
+        if (target is DataSet dataSet)
+        {
+            DataSetSerializer.DeserializeInto(payload, dataSet, options);
+        }
+        else
+        {
+            DataSetSerializer.DeserializeInto(payload, (DataTable)target, options);
+        }
+
+        return target;
+    }
+
+    private static bool TryWriteSurrogate(XmlWriter writer, object value, DataSetSurrogateProvider provider, long start, Activity? activity)
+    {
+        using var output = new PayloadContentWriter(writer, () => CheckSchema(value, provider.Options));
         try
         {
             Encode(output, value, provider.Options);
@@ -190,6 +231,31 @@ public abstract class SurrogatePayload : IXmlSerializable
         return true;
     }
 
+    /// <summary>
+    /// Reads the base64 (or, on the binary encoder, raw bytes) content of the reader's current element, up to its end,
+    /// into <paramref name="received"/>'s segments. Chunked reads keep ReaderQuotas.MaxArrayLength out of play (no
+    /// single array is requested), and each asks for no more than one byte past <paramref name="limit"/>, so an oversized
+    /// value is refused as soon as it passes the limit, without reading or holding the rest. False when the content is
+    /// longer than <paramref name="limit"/>.
+    /// </summary>
+    private static bool ReadContent(XmlReader reader, SegmentedBuffer received, long limit)
+    {
+        int read;
+        do
+        {
+            bool isArray = MemoryMarshal.TryGetArray<byte>(received.GetMemory(ReadChunk), out ArraySegment<byte> free);
+            Debug.Assert(isArray, "SegmentedBuffer holds arrays.");
+            read = reader.ReadContentAsBase64(free.Array!, free.Offset, (int)Math.Min(free.Count, limit - received.Length + 1));
+            received.Advance(read);
+            if (received.Length > limit)
+            {
+                return false;
+            }
+        }
+        while (read > 0);
+        return true;
+    }
+
     /// <summary>Diagnostic mode: the UTF-8 text size of the value's plain DataSet XML (costs a second write).</summary>
     private static long MeasureXml(object value)
     {
@@ -207,48 +273,16 @@ public abstract class SurrogatePayload : IXmlSerializable
 
 /// <summary>Stands for a <see cref="DataSet"/> (or typed DataSet <typeparamref name="T"/>) on the wire.</summary>
 /// <typeparam name="T">The contract's declared type; it decides what comes out on the receiving side.</typeparam>
-public sealed class DataSetPayload<T> : SurrogatePayload
+internal sealed class DataSetPayload<T> : SurrogatePayload
     where T : DataSet, new()
 {
     private protected override IXmlSerializable CreateTarget() => new T();
-
-    private protected override void Encode(Stream output, object value, SurrogateOptions options) =>
-        DataSetSerializer.Serialize(output, (DataSet)value, options);
-
-    private protected override void CheckSchema(object value, SurrogateOptions options)
-    {
-        using DataSet schema = ((DataSet)value).Clone();
-        DataSetSerializer.Serialize(Stream.Null, schema, options);
-    }
-
-    private protected override object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options)
-    {
-        var target = new T();
-        DataSetSerializer.DeserializeInto(payload, target, options);
-        return target;
-    }
 }
 
 /// <summary>Stands for a <see cref="DataTable"/> (or typed table <typeparamref name="T"/>) on the wire.</summary>
 /// <typeparam name="T">The contract's declared type; it decides what comes out on the receiving side.</typeparam>
-public sealed class DataTablePayload<T> : SurrogatePayload
+internal sealed class DataTablePayload<T> : SurrogatePayload
     where T : DataTable, new()
 {
     private protected override IXmlSerializable CreateTarget() => new T();
-
-    private protected override void Encode(Stream output, object value, SurrogateOptions options) =>
-        DataSetSerializer.Serialize(output, (DataTable)value, options);
-
-    private protected override void CheckSchema(object value, SurrogateOptions options)
-    {
-        using DataTable schema = ((DataTable)value).Clone();
-        DataSetSerializer.Serialize(Stream.Null, schema, options);
-    }
-
-    private protected override object Decode(in ReadOnlySequence<byte> payload, SurrogateOptions options)
-    {
-        var target = new T();
-        DataSetSerializer.DeserializeInto(payload, target, options);
-        return target;
-    }
 }

@@ -2,7 +2,6 @@ using ClientCompressionFormat = System.ServiceModel.Channels.CompressionFormat;
 using CoreWCF.Channels;
 using Microsoft.Extensions.DependencyInjection;
 using Surrogate.CoreWCF;
-using Surrogate.CoreWCF.Compression;
 using Surrogate.Perf.Scenarios;
 using Surrogate.Tests.Fixtures;
 using Xunit;

@@ -58,6 +58,7 @@ public sealed class ResultsFileTests
         var floors = root.GetProperty("Floors").EnumerateArray().ToList();
         Assert.Equal(run.Scenarios.OrderBy(s => s), floors.Select(f => f.GetProperty("Scenario").GetString()!).OrderBy(s => s));
         Assert.All(floors, f => Assert.True(f.GetProperty("MedianMilliseconds").GetDouble() > 0));
+        Assert.All(floors, f => Assert.True(f.GetProperty("AllocatedBytes").GetInt64() > 0, "a build allocates its tables and rows"));
         Assert.False(string.IsNullOrEmpty(root.GetProperty("Environment").GetProperty("Pinning").GetString()));
         Assert.False(string.IsNullOrEmpty(root.GetProperty("Environment").GetProperty("Server").GetString()));
     }
@@ -69,6 +70,8 @@ public sealed class ResultsFileTests
         Assert.Contains("| case | direction | scenario |", md);
         Assert.Contains("- server: **", md);
         Assert.Contains("## Build floor", md);
+        Assert.Contains("| floor alloc KB |", md);
+        Assert.Contains("| surrogate client alloc KB | surrogate server alloc KB | client alloc / floor alloc |", md);
         Assert.Contains("## Columns", md);
         Assert.Contains("[DataSetSurrogate], NetTcp binary", md);
     }

@@ -20,7 +20,7 @@ public sealed class StreamedTransferTests
     public async Task A_large_dataset_travels_as_the_payload_both_ways(string transport)
     {
         DataSet value = Rows(20_000);
-        Assert.True(DataSetSerializer.Serialize(value).Length > PayloadWriteStream.StagingLimit, "the value must be written through");
+        Assert.True(DataSetSerializer.Serialize(value).Length > PayloadContentWriter.StagingLimit, "the value must be written through");
         await using var endpoint = await RelayedEndpoint.StartAsync<IShop>(new ShopService(), TestBindings.Create(transport));
         IShop client = endpoint.Open<IShop>();
         Assert.Equal(3, await client.CountRowsAsync(Rows(3))); // learns that the service reads the payload

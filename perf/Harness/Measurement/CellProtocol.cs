@@ -22,8 +22,11 @@ public sealed record ClientCellResult(
     ProcessStats Client,
     string Histogram);
 
-/// <summary>Time to build the scenario's tables from arrays in-process: no call bounds the surrogate below it.</summary>
-public sealed record BuildFloor(string Scenario, int Rows, double MedianMilliseconds, double MinMilliseconds, int Iterations);
+/// <summary>
+/// Time and allocated bytes to build the scenario's tables from arrays in-process: no call bounds the surrogate below
+/// it.
+/// </summary>
+public sealed record BuildFloor(string Scenario, int Rows, double MedianMilliseconds, double MinMilliseconds, int Iterations, long AllocatedBytes);
 
 /// <summary>What the driver asks the client process to measure for a build floor.</summary>
 public sealed record FloorSpec(string Scenario, double Seconds, int MinIterations);

@@ -38,10 +38,11 @@ public sealed class ConsoleReporter : IDisposable
     public void Floors(IReadOnlyList<BuildFloor> floors)
     {
         var table = new Table().Title("build floor (DataSet built from arrays in the client process; no transport can deliver it faster)")
-            .AddColumn("scenario").AddColumn(new TableColumn("rows").RightAligned()).AddColumn(new TableColumn("median ms").RightAligned()).AddColumn(new TableColumn("min ms").RightAligned());
+            .AddColumn("scenario").AddColumn(new TableColumn("rows").RightAligned()).AddColumn(new TableColumn("median ms").RightAligned()).AddColumn(new TableColumn("min ms").RightAligned())
+            .AddColumn(new TableColumn("KB alloc").RightAligned());
         foreach (BuildFloor floor in floors)
         {
-            table.AddRow(floor.Scenario, floor.Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), Ms(floor.MedianMilliseconds), Ms(floor.MinMilliseconds));
+            table.AddRow(floor.Scenario, floor.Rows.ToString(System.Globalization.CultureInfo.InvariantCulture), Ms(floor.MedianMilliseconds), Ms(floor.MinMilliseconds), Kb(floor.AllocatedBytes));
         }
 
         AnsiConsole.Write(table);

@@ -68,10 +68,10 @@ public static class HtmlReport
             </div>
             """);
         html.Append("<h2>Results</h2>").Append(ResultsTable(report));
-        html.Append("<h2>Build floor</h2><table><tr><th>scenario</th><th>rows</th><th>floor median ms</th><th>floor min ms</th></tr>");
+        html.Append("<h2>Build floor</h2><table><tr><th>scenario</th><th>rows</th><th>floor median ms</th><th>floor min ms</th><th>floor alloc KB</th></tr>");
         foreach (BuildFloor f in report.Floors)
         {
-            html.Append($"<tr><td>{E(f.Scenario)}</td><td>{f.Rows}</td><td>{Ms(f.MedianMilliseconds)}</td><td>{Ms(f.MinMilliseconds)}</td></tr>");
+            html.Append($"<tr><td>{E(f.Scenario)}</td><td>{f.Rows}</td><td>{Ms(f.MedianMilliseconds)}</td><td>{Ms(f.MinMilliseconds)}</td><td>{Kb(f.AllocatedBytes)}</td></tr>");
         }
 
         html.Append("</table><h2>Columns</h2><ul class=\"env\">");

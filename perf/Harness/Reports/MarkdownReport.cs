@@ -18,6 +18,7 @@ public static class MarkdownReport
         ("x cpu", "client + server CPU per call divided by the baseline's"),
         ("cpu ms", "Process.TotalProcessorTime delta of that process over the measured window, per call"),
         ("alloc KB", "GC.GetTotalAllocatedBytes(precise) delta of that process, per call"),
+        ("floor alloc KB", "GC.GetTotalAllocatedBytes(precise) delta around one build of the floor (the smallest of its builds)"),
         ("gc0/1/2", "GC.CollectionCount deltas of that process per call (0.25 = one gen0 GC every 4 calls)"),
     ];
 
@@ -47,15 +48,19 @@ public static class MarkdownReport
         }
 
         md.AppendLine().AppendLine("## Build floor").AppendLine();
-        md.AppendLine("Building the scenario's DataSet from arrays in-process (BuildFromArraysFloor: `LoadDataRow` as Unchanged, keys, relations, constraints and non-null checks after the rows, on a freshly collected heap): every call must build it once on the client, so no transport can be faster. The last column is the surrogate's median over that floor.");
-        md.AppendLine().AppendLine("| scenario | rows | floor median ms | floor min ms | surrogate median ms | surrogate / floor |");
-        md.AppendLine("|---|--:|--:|--:|--:|--:|");
+        md.AppendLine("Building the scenario's DataSet from arrays in-process (BuildFromArraysFloor: `LoadDataRow` as Unchanged, keys, relations, constraints and non-null checks after the rows, on a freshly collected heap): every call must build it once on the client, so no transport can be faster or allocate less on the client. The surrogate columns are the `nettcp-surrogate` cell's: its median and its allocations per call on each side, over the floor's.");
+        md.AppendLine().AppendLine("| scenario | rows | floor median ms | floor min ms | floor alloc KB | surrogate median ms | surrogate / floor | surrogate client alloc KB | surrogate server alloc KB | client alloc / floor alloc |");
+        md.AppendLine("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         foreach (BuildFloor floor in report.Floors)
         {
             CellResult? surrogate = report.Cells.FirstOrDefault(c => c.Case == "nettcp-surrogate" && c.Scenario == floor.Scenario);
             string median = surrogate is null ? "-" : Ms(surrogate.Latency.Median);
             string over = surrogate is null ? "-" : Ratio(surrogate.Latency.Median / floor.MedianMilliseconds);
-            md.AppendLine($"| {floor.Scenario} | {floor.Rows} | {Ms(floor.MedianMilliseconds)} | {Ms(floor.MinMilliseconds)} | {median} | {over} |");
+            string clientAlloc = surrogate is null ? "-" : Kb(surrogate.Client.AllocatedBytes);
+            string serverAlloc = surrogate is null ? "-" : Kb(surrogate.Server.AllocatedBytes);
+            string allocOver = surrogate is null || floor.AllocatedBytes <= 0 ? "-" : Ratio(surrogate.Client.AllocatedBytes / floor.AllocatedBytes);
+            md.AppendLine($"| {floor.Scenario} | {floor.Rows} | {Ms(floor.MedianMilliseconds)} | {Ms(floor.MinMilliseconds)} | {Kb(floor.AllocatedBytes)} | " +
+                $"{median} | {over} | {clientAlloc} | {serverAlloc} | {allocOver} |");
         }
 
         md.AppendLine().AppendLine("## Columns").AppendLine();
