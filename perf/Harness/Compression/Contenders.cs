@@ -1,0 +1,93 @@
+using System.Globalization;
+using Surrogate.Compression;
+
+namespace Surrogate.Perf.Harness.Compression;
+
+/// <summary>WCF's own <c>BinaryMessageEncodingBindingElement.CompressionFormat</c>, named apart from either WCF stack's enum.</summary>
+public enum BuiltInCompression
+{
+    None,
+    GZip,
+    Deflate,
+}
+
+/// <summary>
+/// One contender of the compression benchmarks: what compresses the replies. Each side builds its binding from it
+/// (<see cref="BenchBindings"/> for the WCF client and the stand-in host, the CoreWCF server's own factory there):
+/// binary encoding over net.tcp, plus our compressing encoder with <see cref="Options"/>, or WCF's
+/// <see cref="BuiltIn"/> compression, or neither.
+/// </summary>
+public sealed record Contender(string Name, string Label, CompressionOptions? Options, BuiltInCompression BuiltIn = BuiltInCompression.None)
+{
+    /// <summary>The codec and level whose measured speed and ratio stand for this contender in the model; null when nothing compresses.</summary>
+    /// <remarks>CompressionFormat compresses at CompressionLevel.Optimal, which is zlib-ng level 6.</remarks>
+    public (CompressionCodec Codec, int Level)? ModelCodec => BuiltIn switch
+    {
+        BuiltInCompression.GZip => (CompressionCodec.GZip, 6),
+        BuiltInCompression.Deflate => (CompressionCodec.Deflate, 6),
+        _ => Options is { } o ? (o.Codec, o.EffectiveLevel) : null,
+    };
+
+    /// <summary>Why this contender cannot run against <paramref name="server"/> (<c>soaphost</c> or <c>corewcf</c>), or null.</summary>
+    public string? CannotWork(string server) => BuiltIn != BuiltInCompression.None && server == "soaphost"
+        ? "WCF's CompressionFormat works on CoreWCF only: the stand-in host cannot compress a session's replies for it (docs/compression.md); build perf/CoreWcfServer"
+        : null;
+}
+
+/// <summary>
+/// The contenders: uncompressed, WCF's CompressionFormat GZip and Deflate (the static baseline), and our codecs at
+/// the levels the codec sweep found useful (docs/compression.md, "Benchmarks"). Any codec and level offered can be
+/// named as <c>codec-level</c> (<c>zstd-9</c>, <c>brotli-9</c>, <c>lz4-9</c>).
+/// </summary>
+public static class ContenderCatalog
+{
+    public const string UncompressedName = "uncompressed";
+
+    public static Contender Uncompressed { get; } = new(UncompressedName, "uncompressed (binary)", null);
+
+    public static IReadOnlyList<Contender> Defaults { get; } =
+    [
+        Uncompressed,
+        new("format-gzip", "CompressionFormat.GZip (WCF)", null, BuiltInCompression.GZip),
+        new("format-deflate", "CompressionFormat.Deflate (WCF)", null, BuiltInCompression.Deflate),
+        Ours(CompressionCodec.Deflate, 2),
+        Ours(CompressionCodec.Deflate, 6),
+        Ours(CompressionCodec.GZip, 6),
+        Ours(CompressionCodec.Brotli, 1),
+        Ours(CompressionCodec.Brotli, 4),
+        Ours(CompressionCodec.Zstd, 1),
+        Ours(CompressionCodec.Zstd, 3),
+        Ours(CompressionCodec.Lz4, 0),
+    ];
+
+    /// <summary>The short version's contenders (CI): the baseline, one built-in, the 2011 codec and the fastest modern one.</summary>
+    public static IReadOnlyList<string> QuickNames { get; } = [UncompressedName, "format-gzip", "deflate-6", "zstd-1"];
+
+    /// <summary>A contender by name: a default one, or <c>codec-level</c> for any level offered.</summary>
+    /// <exception cref="ArgumentException">Unknown name, or a level the codec does not offer (the message lists them).</exception>
+    public static Contender Get(string name)
+    {
+        if (Defaults.FirstOrDefault(c => c.Name == name) is { } known)
+        {
+            return known;
+        }
+
+        int dash = name.LastIndexOf('-');
+        if (dash > 0 && Enum.TryParse(name[..dash], ignoreCase: true, out CompressionCodec codec) && Enum.IsDefined(codec)
+            && int.TryParse(name[(dash + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out int level))
+        {
+            return CompressionOptions.Levels(codec).Contains(level)
+                ? Ours(codec, level)
+                : throw new ArgumentException($"Contender '{name}': {codec} offers levels {string.Join(", ", CompressionOptions.Levels(codec))}.");
+        }
+
+        throw new ArgumentException($"Unknown contender '{name}'; known: {string.Join(", ", Defaults.Select(c => c.Name))}, or codec-level (e.g. zstd-9).");
+    }
+
+    /// <summary>
+    /// Our encoder with one codec and level, otherwise as a user gets it: messages under 1 KiB (the requests) go raw,
+    /// every reply here is larger and is compressed.
+    /// </summary>
+    private static Contender Ours(CompressionCodec codec, int level) => new(
+        $"{codec}-{level}".ToLowerInvariant(), $"{codec} {level} (ours)", new CompressionOptions { Codec = codec, Level = level });
+}
