@@ -16,6 +16,12 @@ public sealed class BenchProcesses : IAsyncDisposable
 {
     private static readonly TimeSpan StartupTimeout = TimeSpan.FromMinutes(3);
     private static readonly TimeSpan CellTimeout = TimeSpan.FromMinutes(10);
+    /// <summary>
+    /// Thread-pool workers block instead of spinning while they wait for work, in every process of the run: CPU per
+    /// reply then counts work, not spinning, and the client processes sharing core 1 do not burn it for each other.
+    /// </summary>
+    public static readonly IReadOnlyDictionary<string, string> Environment = new Dictionary<string, string> { ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0" };
+
     private readonly TerminationSignals signals;
 
     private BenchProcesses(ChildProcess server, IReadOnlyList<ChildProcess> clients, IReadOnlyDictionary<string, string> endpoints)
@@ -45,9 +51,10 @@ public sealed class BenchProcesses : IAsyncDisposable
     public static async Task<BenchProcesses> StartAsync(ServerChoice choice, IReadOnlyList<Contender> contenders, IEnumerable<int> sizes, int clients, bool pin, NetworkLink? link)
     {
         string[] args = BenchServeArgs.Format(contenders, link?.ServerAddress);
-        ChildProcess server = choice.Program is null
-            ? ChildProcess.Start("server", pin ? 0 : null, link?.ExecPrefix ?? [], "compression-serve", args)
-            : ChildProcess.StartCommand("server", pin ? 0 : null, link?.ExecPrefix ?? [], [.. choice.Program, "compression-serve", .. args]);
+        IReadOnlyList<string> program = choice.Program is null
+            ? ChildProcess.HarnessProgram("compression-serve", args)
+            : [.. choice.Program, "compression-serve", .. args];
+        ChildProcess server = ChildProcess.StartCommand("server", pin ? 0 : null, link?.ExecPrefix ?? [], program, Environment);
         var started = new List<ChildProcess>();
         try
         {
@@ -56,7 +63,8 @@ public sealed class BenchProcesses : IAsyncDisposable
             await server.ExpectAsync("PRELOADED", StartupTimeout);
             for (int i = 0; i < clients; i++)
             {
-                started.Add(ChildProcess.Start("client " + (i + 1).ToString(CultureInfo.InvariantCulture), pin ? 1 : null, [], "compression-client"));
+                started.Add(ChildProcess.StartCommand("client " + (i + 1).ToString(CultureInfo.InvariantCulture), pin ? 1 : null, [],
+                    ChildProcess.HarnessProgram("compression-client"), Environment));
             }
 
             foreach (ChildProcess client in started)
@@ -122,7 +130,7 @@ public sealed class BenchProcesses : IAsyncDisposable
     }
 
     /// <summary>Adds the clients up: ops/s is the sum of each client's calls over its own window, per-op costs divide by every call.</summary>
-    internal static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server)
+    public static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server)
     {
         long calls = clients.Sum(c => c.Calls);
         double window = clients.Max(c => c.Seconds);

@@ -48,7 +48,8 @@ public static class CompressionCommand
             string.Create(CultureInfo.InvariantCulture,
                 $"closed loops, one call in flight per client: loopback one client (Part 3), a shaped link {options.Clients} client processes (Part 4); warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds"),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
-            "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls");
+            "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
+                "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
 
         LiveBoard.WidenWhenRedirected();
         AnsiConsole.MarkupLine($"[bold]Compression benchmarks[/], profile [bold]{profile.Name}[/], server: {Markup.Escape(server.Description)}");
