@@ -18,7 +18,10 @@ public static class MessageCompression
     /// element compresses what the original one encodes.
     /// </summary>
     /// <param name="binding">A binding with a binary or text encoding element; it is not changed.</param>
-    /// <param name="options">Codec, level, size floor and limit; <see cref="CompressionOptions.Default"/> when null.</param>
+    /// <param name="options">
+    /// Policy (a fixed codec and level, <see cref="CompressionOptions.Adaptive"/>, <see cref="CompressionOptions.Rules2011"/>),
+    /// size floor and limit; <see cref="CompressionOptions.Default"/> when null.
+    /// </param>
     /// <returns>A new binding.</returns>
     /// <exception cref="ArgumentException">
     /// The options are out of range, the binding has no encoding element, is already compressing, or uses WCF's own

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Data;
+using System.Runtime.CompilerServices;
 using Surrogate.Build;
 using Surrogate.Wire;
 
@@ -8,6 +9,16 @@ namespace Surrogate;
 public static partial class DataSetSerializer
 {
     /// <summary>Reads a payload into a new <see cref="DataSet"/> (a DataTable payload gives a DataSet holding that table).</summary>
+    /// <param name="payload">The payload, read where it is (an array converts to this overload).</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet, complete; nothing half-built is ever returned.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or violates its own constraints.</exception>
+    [OverloadResolutionPriority(1)]
+    public static DataSet Deserialize(ReadOnlyMemory<byte> payload, SurrogateOptions? options = null) =>
+        Deserialize(new ReadOnlySequence<byte>(payload), options);
+
+    /// <summary>Reads a payload into a new <see cref="DataSet"/>. The payload is first copied into a pooled buffer
+    /// (the protobuf reader reads memory, which a span cannot become): pass an array or memory to read it in place.</summary>
     /// <param name="payload">The payload.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The DataSet, complete; nothing half-built is ever returned.</returns>
@@ -42,6 +53,17 @@ public static partial class DataSetSerializer
 
     /// <summary>Reads a payload into a new instance of the caller's (typed) DataSet class: its tables, column types,
     /// constraints and relations decide; the payload must match them by name and type.</summary>
+    /// <typeparam name="TDataSet">The DataSet class, e.g. a typed DataSet.</typeparam>
+    /// <param name="payload">The payload, read where it is.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The DataSet.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the class.</exception>
+    [OverloadResolutionPriority(1)]
+    public static TDataSet Deserialize<TDataSet>(ReadOnlyMemory<byte> payload, SurrogateOptions? options = null)
+        where TDataSet : DataSet, new() => Deserialize(new ReadOnlySequence<byte>(payload), static () => new TDataSet(), options);
+
+    /// <summary>Reads a payload into a new instance of the caller's (typed) DataSet class (copied first: see the
+    /// span overload of <see cref="Deserialize(ReadOnlySpan{byte}, SurrogateOptions?)"/>).</summary>
     /// <typeparam name="TDataSet">The DataSet class, e.g. a typed DataSet.</typeparam>
     /// <param name="payload">The payload.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -81,66 +103,13 @@ public static partial class DataSetSerializer
         where TDataSet : DataSet, new() =>
         FromStreamAsync(stream, options, static (in ReadOnlySequence<byte> p, SurrogateOptions o) => Deserialize<TDataSet>(p, o), cancellationToken);
 
-    /// <summary>Loads a payload into a DataSet the caller created, which must hold no rows. Tables it declares are
-    /// used as they are (the caller's type decides); tables it lacks are created. On failure the target's rows are
-    /// cleared and it should be discarded.</summary>
-    /// <param name="payload">The payload.</param>
-    /// <param name="target">The DataSet to fill.</param>
-    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
-    public static void DeserializeInto(ReadOnlySpan<byte> payload, DataSet target, SurrogateOptions? options = null)
-    {
-        ArgumentNullException.ThrowIfNull(target);
-        WithCopy(payload, options, (in ReadOnlySequence<byte> p, SurrogateOptions o) =>
-        {
-            DeserializeInto(p, target, o);
-            return target;
-        });
-    }
-
-    /// <summary>Loads a payload into a DataSet the caller created (see the span overload).</summary>
-    /// <param name="payload">The payload.</param>
-    /// <param name="target">The DataSet to fill.</param>
-    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
-    public static void DeserializeInto(in ReadOnlySequence<byte> payload, DataSet target, SurrogateOptions? options = null)
-    {
-        ArgumentNullException.ThrowIfNull(target);
-        var resolved = options ?? SurrogateOptions.Default;
-        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
-    }
-
-    /// <summary>Loads a one-table payload into a DataTable the caller created, which must hold no rows. A table with
-    /// columns keeps them (the payload must match by name and type); an empty one gets the payload's schema. On
-    /// failure the target's rows are cleared and it should be discarded.</summary>
-    /// <param name="payload">The payload.</param>
-    /// <param name="target">The table to fill.</param>
-    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
-    public static void DeserializeInto(ReadOnlySpan<byte> payload, DataTable target, SurrogateOptions? options = null)
-    {
-        ArgumentNullException.ThrowIfNull(target);
-        WithCopy(payload, options, (in ReadOnlySequence<byte> p, SurrogateOptions o) => DeserializeTable(p, target, o));
-    }
-
-    /// <summary>Loads a one-table payload into a DataTable the caller created (see the span overload).</summary>
-    /// <param name="payload">The payload.</param>
-    /// <param name="target">The table to fill.</param>
-    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <exception cref="DataSetSurrogateException">The payload is invalid, exceeds a limit, or does not match the target.</exception>
-    public static void DeserializeInto(in ReadOnlySequence<byte> payload, DataTable target, SurrogateOptions? options = null)
-    {
-        ArgumentNullException.ThrowIfNull(target);
-        DeserializeTable(payload, target, options);
-    }
-
     // The DataSet is made once the payload's header says which locale it defaults to (see DataSetBuilder).
     private static T Deserialize<T>(in ReadOnlySequence<byte> payload, Func<T> create, SurrogateOptions? options)
         where T : DataSet
     {
         var resolved = options ?? SurrogateOptions.Default;
         DataSetBuilder? builder = null;
-        PayloadReader.Read(payload, resolved, _ => builder = new DataSetBuilder(create, resolved));
+        PayloadReader.Read(payload, resolved, () => builder = new DataSetBuilder(create, resolved));
         return (T)builder!.DataSet;
     }
 
@@ -148,7 +117,7 @@ public static partial class DataSetSerializer
         where T : DataTable
     {
         var resolved = options ?? SurrogateOptions.Default;
-        PayloadReader.Read(payload, resolved, _ => new DataSetBuilder(target, resolved));
+        PayloadReader.Read(payload, resolved, () => new DataSetBuilder(target, resolved));
         return target;
     }
 
@@ -178,37 +147,45 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(stream);
         var resolved = options ?? SurrogateOptions.Default;
-        using var buffer = new PooledBufferWriter(16 * 1024);
+        using var buffer = new SegmentedBuffer();
         int count;
-        while ((count = stream.Read(buffer.GetSpan(16 * 1024))) > 0)
+        while ((count = stream.Read(NextRead(buffer, resolved).Span)) > 0)
         {
             buffer.Advance(count);
             CheckStreamLength(buffer, resolved);
         }
 
-        return read(new ReadOnlySequence<byte>(buffer.WrittenMemory), resolved);
+        return read(buffer.AsSequence(), resolved);
     }
 
     private static async ValueTask<T> FromStreamAsync<T>(Stream stream, SurrogateOptions? options, SequenceReader<T> read, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(stream);
         var resolved = options ?? SurrogateOptions.Default;
-        using var buffer = new PooledBufferWriter(16 * 1024);
+        using var buffer = new SegmentedBuffer();
         int count;
-        while ((count = await stream.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken).ConfigureAwait(false)) > 0)
+        while ((count = await stream.ReadAsync(NextRead(buffer, resolved), cancellationToken).ConfigureAwait(false)) > 0)
         {
             buffer.Advance(count);
             CheckStreamLength(buffer, resolved);
         }
 
-        return read(new ReadOnlySequence<byte>(buffer.WrittenMemory), resolved);
+        return read(buffer.AsSequence(), resolved);
     }
 
-    private static void CheckStreamLength(PooledBufferWriter buffer, SurrogateOptions options)
+    // The free part of the buffer's last segment, cut to one byte past the limit: a payload over the limit is
+    // refused as soon as it passes it, without reading or holding the rest.
+    private static Memory<byte> NextRead(SegmentedBuffer buffer, SurrogateOptions options)
     {
-        if (buffer.WrittenCount > options.MaxTotalBytes)
+        var free = buffer.GetMemory();
+        return free[..(int)Math.Min(free.Length, options.MaxTotalBytes - buffer.Length + 1)];
+    }
+
+    private static void CheckStreamLength(SegmentedBuffer buffer, SurrogateOptions options)
+    {
+        if (buffer.Length > options.MaxTotalBytes)
         {
-            Throw.Limit("payload bytes", buffer.WrittenCount, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
+            Throw.Limit("payload bytes", buffer.Length, options.MaxTotalBytes, nameof(SurrogateOptions.MaxTotalBytes));
         }
     }
 }

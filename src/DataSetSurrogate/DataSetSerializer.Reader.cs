@@ -20,6 +20,14 @@ public static partial class DataSetSerializer
         return Open(() => new StreamFrameSource(stream, resolved), resolved);
     }
 
+    /// <summary>Opens a forward-only reader over an in-memory payload, read where it is (see the stream overload).</summary>
+    /// <param name="payload">The payload; it must stay unchanged while the reader is used.</param>
+    /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
+    /// <returns>The reader, positioned before the first row of the first table.</returns>
+    /// <exception cref="DataSetSurrogateException">The payload is invalid (also thrown later by Read/NextResult).</exception>
+    public static DbDataReader CreateReader(ReadOnlyMemory<byte> payload, SurrogateOptions? options = null) =>
+        CreateReader(new ReadOnlySequence<byte>(payload), options);
+
     /// <summary>Opens a forward-only reader over an in-memory payload (see the stream overload).</summary>
     /// <param name="payload">The payload; it must stay valid while the reader is used.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Data;
-using ProtoBuf;
 using Surrogate.Wire;
 
 namespace Surrogate;
@@ -13,7 +12,12 @@ namespace Surrogate;
 /// </summary>
 public static partial class DataSetSerializer
 {
-    /// <summary>Writes a DataSet payload.</summary>
+    /// <summary>
+    /// Writes a DataSet payload straight into the writer's spans, piece by piece: the start, each table's schema, each
+    /// row block and the tail are each written into one span asked of the writer (sized for the piece) and advanced
+    /// when the piece is complete. A writer that passes on what was advanced once it is asked for more room therefore
+    /// holds about one row block, and sees no piece twice.
+    /// </summary>
     /// <param name="writer">The destination.</param>
     /// <param name="dataSet">The DataSet to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -22,11 +26,11 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(dataSet);
-        Write(writer, dataSet, options ?? SurrogateOptions.Default, static (ref ProtoWriter.State s, (DataSet D, SurrogateOptions O) a) =>
-            PayloadWriter.WriteDataSet(ref s, a.D, a.O));
+        Drain(PayloadWriter.DataSet(writer, dataSet, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes a DataTable payload (the table alone, without its DataSet's other tables or relations).</summary>
+    /// <summary>Writes a DataTable payload (the table alone, without its DataSet's other tables or relations), piece
+    /// by piece as the DataSet overload does.</summary>
     /// <param name="writer">The destination.</param>
     /// <param name="table">The table to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -35,11 +39,10 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(table);
-        Write(writer, table, options ?? SurrogateOptions.Default, static (ref ProtoWriter.State s, (DataTable T, SurrogateOptions O) a) =>
-            PayloadWriter.WriteTable(ref s, a.T, a.O));
+        Drain(PayloadWriter.DataTable(writer, table, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes every result set of a data reader as a table, streaming in row blocks.</summary>
+    /// <summary>Writes every result set of a data reader as a table, piece by piece as the DataSet overload does.</summary>
     /// <param name="writer">The destination.</param>
     /// <param name="reader">The reader, positioned before its first row; it is read to the end.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -48,8 +51,7 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(reader);
-        Write(writer, reader, options ?? SurrogateOptions.Default, static (ref ProtoWriter.State s, (IDataReader R, SurrogateOptions O) a) =>
-            DataReaderWriter.Write(ref s, a.R, a.O));
+        Drain(DataReaderWriter.Write(writer, reader, options ?? SurrogateOptions.Default));
     }
 
     /// <summary>Writes a DataSet payload to a new array.</summary>
@@ -57,23 +59,38 @@ public static partial class DataSetSerializer
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The payload.</returns>
     public static byte[] Serialize(DataSet dataSet, SurrogateOptions? options = null)
-        => ToArray(dataSet, options, static (b, v, o) => Serialize(b, v, o));
+    {
+        ArgumentNullException.ThrowIfNull(dataSet);
+        using var buffer = new SegmentedBuffer();
+        Drain(PayloadWriter.DataSet(buffer, dataSet, options ?? SurrogateOptions.Default));
+        return buffer.ToArray();
+    }
 
     /// <summary>Writes a DataTable payload to a new array.</summary>
     /// <param name="table">The table to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The payload.</returns>
     public static byte[] Serialize(DataTable table, SurrogateOptions? options = null)
-        => ToArray(table, options, static (b, v, o) => Serialize(b, v, o));
+    {
+        ArgumentNullException.ThrowIfNull(table);
+        using var buffer = new SegmentedBuffer();
+        Drain(PayloadWriter.DataTable(buffer, table, options ?? SurrogateOptions.Default));
+        return buffer.ToArray();
+    }
 
     /// <summary>Writes every result set of a data reader to a new array.</summary>
     /// <param name="reader">The reader; it is read to the end.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
     /// <returns>The payload.</returns>
     public static byte[] Serialize(IDataReader reader, SurrogateOptions? options = null)
-        => ToArray(reader, options, static (b, v, o) => Serialize(b, v, o));
+    {
+        ArgumentNullException.ThrowIfNull(reader);
+        using var buffer = new SegmentedBuffer();
+        Drain(DataReaderWriter.Write(buffer, reader, options ?? SurrogateOptions.Default));
+        return buffer.ToArray();
+    }
 
-    /// <summary>Writes a DataSet payload to a stream.</summary>
+    /// <summary>Writes a DataSet payload to a stream, block by block: memory stays bounded by about one row block.</summary>
     /// <param name="stream">The destination; it is not closed.</param>
     /// <param name="dataSet">The DataSet to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -81,11 +98,11 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(stream);
         ArgumentNullException.ThrowIfNull(dataSet);
-        Write(stream, dataSet, options ?? SurrogateOptions.Default, static (ref ProtoWriter.State s, (DataSet D, SurrogateOptions O) a) =>
-            PayloadWriter.WriteDataSet(ref s, a.D, a.O));
+        using var buffer = new SegmentedBuffer();
+        ToStream(stream, buffer, PayloadWriter.DataSet(buffer, dataSet, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes a DataTable payload to a stream.</summary>
+    /// <summary>Writes a DataTable payload to a stream, block by block: memory stays bounded by about one row block.</summary>
     /// <param name="stream">The destination; it is not closed.</param>
     /// <param name="table">The table to write.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
@@ -93,8 +110,8 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(stream);
         ArgumentNullException.ThrowIfNull(table);
-        Write(stream, table, options ?? SurrogateOptions.Default, static (ref ProtoWriter.State s, (DataTable T, SurrogateOptions O) a) =>
-            PayloadWriter.WriteTable(ref s, a.T, a.O));
+        using var buffer = new SegmentedBuffer();
+        ToStream(stream, buffer, PayloadWriter.DataTable(buffer, table, options ?? SurrogateOptions.Default));
     }
 
     /// <summary>Writes every result set of a data reader to a stream, block by block (memory stays bounded).</summary>
@@ -105,36 +122,41 @@ public static partial class DataSetSerializer
     {
         ArgumentNullException.ThrowIfNull(stream);
         ArgumentNullException.ThrowIfNull(reader);
-        Write(stream, reader, options ?? SurrogateOptions.Default, static (ref ProtoWriter.State s, (IDataReader R, SurrogateOptions O) a) =>
-            DataReaderWriter.Write(ref s, a.R, a.O));
+        using var buffer = new SegmentedBuffer();
+        ToStream(stream, buffer, DataReaderWriter.Write(buffer, reader, options ?? SurrogateOptions.Default));
     }
 
-    /// <summary>Writes a DataSet payload to a stream asynchronously (the payload is built in memory, then copied).</summary>
+    /// <summary>
+    /// Writes a DataSet payload to a stream asynchronously, block by block: each row block is written to the stream
+    /// once it is complete, so memory stays bounded by about one row block whatever the row count.
+    /// </summary>
     /// <param name="stream">The destination; it is not closed.</param>
-    /// <param name="dataSet">The DataSet to write.</param>
+    /// <param name="dataSet">The DataSet to write; it must not change until the task completes.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <param name="cancellationToken">Cancels the copy to the stream.</param>
+    /// <param name="cancellationToken">Cancels the write between row blocks and the writes to the stream.</param>
     /// <returns>A task that completes when the payload is written.</returns>
+    /// <exception cref="DataSetSurrogateException">A value or column type cannot be written.</exception>
     public static async ValueTask SerializeAsync(Stream stream, DataSet dataSet, SurrogateOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        using var buffer = new PooledBufferWriter(4096);
-        Serialize(buffer, dataSet, options);
-        await stream.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(dataSet);
+        using var buffer = new SegmentedBuffer();
+        await ToStreamAsync(stream, buffer, PayloadWriter.DataSet(buffer, dataSet, options ?? SurrogateOptions.Default), cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>Writes a DataTable payload to a stream asynchronously (the payload is built in memory, then copied).</summary>
+    /// <summary>Writes a DataTable payload to a stream asynchronously, block by block (see the DataSet overload).</summary>
     /// <param name="stream">The destination; it is not closed.</param>
-    /// <param name="table">The table to write.</param>
+    /// <param name="table">The table to write; it must not change until the task completes.</param>
     /// <param name="options">Limits and extra column types; <see cref="SurrogateOptions.Default"/> when null.</param>
-    /// <param name="cancellationToken">Cancels the copy to the stream.</param>
+    /// <param name="cancellationToken">Cancels the write between row blocks and the writes to the stream.</param>
     /// <returns>A task that completes when the payload is written.</returns>
+    /// <exception cref="DataSetSurrogateException">A value or column type cannot be written.</exception>
     public static async ValueTask SerializeAsync(Stream stream, DataTable table, SurrogateOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        using var buffer = new PooledBufferWriter(4096);
-        Serialize(buffer, table, options);
-        await stream.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(table);
+        using var buffer = new SegmentedBuffer();
+        await ToStreamAsync(stream, buffer, PayloadWriter.DataTable(buffer, table, options ?? SurrogateOptions.Default), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -190,48 +212,42 @@ public static partial class DataSetSerializer
 
     private const int StreamingPipeBytes = 1 << 20;
 
-    private static byte[] ToArray<T>(T source, SurrogateOptions? options, Action<IBufferWriter<byte>, T, SurrogateOptions?> serialize)
+    // Pieces smaller than this are gathered before they are written to a stream, so small schemas are not written one by one.
+    private const int StreamWriteBytes = 16 * 1024;
+
+    private static void Drain(IEnumerable<bool> pieces)
     {
-        var buffer = ProtoWrite.RentScratch();
-        try
+        foreach (var _ in pieces)
         {
-            serialize(buffer, source, options);
-            return buffer.WrittenSpan.ToArray();
-        }
-        finally
-        {
-            ProtoWrite.ReturnScratch(buffer);
         }
     }
 
-    private static void Write<T>(IBufferWriter<byte> writer, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
+    private static void ToStream(Stream stream, SegmentedBuffer buffer, IEnumerable<bool> pieces)
     {
-        var state = ProtoWriter.State.Create(writer, null, null);
-        Run(ref state, source, options, body);
+        foreach (var _ in pieces)
+        {
+            if (buffer.Length >= StreamWriteBytes)
+            {
+                buffer.WriteTo(stream);
+                buffer.Reset();
+            }
+        }
+
+        buffer.WriteTo(stream);
     }
 
-    private static void Write<T>(Stream stream, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
+    private static async ValueTask ToStreamAsync(Stream stream, SegmentedBuffer buffer, IEnumerable<bool> pieces, CancellationToken cancellationToken)
     {
-        var state = ProtoWriter.State.Create(stream, null, null);
-        Run(ref state, source, options, body);
-    }
+        foreach (var _ in pieces)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (buffer.Length >= StreamWriteBytes)
+            {
+                await buffer.WriteToAsync(stream, cancellationToken).ConfigureAwait(false);
+                buffer.Reset();
+            }
+        }
 
-    private static void Run<T>(ref ProtoWriter.State state, T source, SurrogateOptions options, MessageBody<(T, SurrogateOptions)> body)
-    {
-        try
-        {
-            body(ref state, (source, options));
-            state.Close();
-        }
-        catch
-        {
-            // Disposing an unflushed writer throws, which would hide the real failure.
-            state.Abandon();
-            throw;
-        }
-        finally
-        {
-            state.Dispose();
-        }
+        await buffer.WriteToAsync(stream, cancellationToken).ConfigureAwait(false);
     }
 }

@@ -13,7 +13,7 @@ namespace Surrogate;
 /// </summary>
 internal static class PayloadReader
 {
-    public static void Read(in ReadOnlySequence<byte> payload, SurrogateOptions options, Func<PayloadKind, DataSetBuilder> createBuilder)
+    public static void Read(in ReadOnlySequence<byte> payload, SurrogateOptions options, Func<DataSetBuilder> createBuilder)
     {
         if (payload.Length > options.MaxTotalBytes)
         {
@@ -24,8 +24,8 @@ internal static class PayloadReader
         var state = ProtoReader.State.Create(payload, null, null);
         try
         {
-            var kind = ReadPrologue(ref state);
-            builder = createBuilder(kind);
+            ReadPrologue(ref state);
+            builder = createBuilder();
             builder.PayloadBytes = payload.Length;
             ReadBody(ref state, builder, options);
         }
@@ -48,7 +48,7 @@ internal static class PayloadReader
     }
 
     /// <summary>Reads magic, version and kind, which must be the first three fields in that order.</summary>
-    public static PayloadKind ReadPrologue(ref ProtoReader.State state)
+    public static void ReadPrologue(ref ProtoReader.State state)
     {
         if (state.ReadFieldHeader() != PayloadField.Magic || state.WireType != WireType.Fixed32 || state.ReadUInt32() != PayloadField.MagicValue)
         {
@@ -71,8 +71,16 @@ internal static class PayloadReader
             Throw.Invalid("The payload does not say what it holds (kind missing).");
         }
 
-        var kind = (PayloadKind)state.ReadInt32();
-        return Enum.IsDefined(kind) ? kind : Throw.Invalid<PayloadKind>($"The payload holds an unknown kind {(int)kind}.");
+        CheckKind(state.ReadInt32());
+    }
+
+    /// <summary>Refuses a kind this library does not write (every kind reads the same way).</summary>
+    public static void CheckKind(int kind)
+    {
+        if (!Enum.IsDefined((PayloadKind)kind))
+        {
+            Throw.Invalid($"The payload holds an unknown kind {kind}.");
+        }
     }
 
     private static void ReadBody(ref ProtoReader.State state, DataSetBuilder builder, SurrogateOptions options)

@@ -1,5 +1,6 @@
+using System.Buffers;
 using System.Data;
-using ProtoBuf;
+using Surrogate.Columns;
 using Surrogate.Rows;
 using Surrogate.Schema;
 using Surrogate.Wire;
@@ -8,70 +9,119 @@ namespace Surrogate;
 
 /// <summary>
 /// Writes a whole payload in order: magic, version, kind, DataSetHeader, then per table its schema followed by its
-/// row blocks, then the DataSetTail (foreign keys and relations, which need every table).
+/// row blocks, then the DataSetTail (foreign keys and relations, which need every table). The payload is written one
+/// piece at a time (the start, a table schema, a row block, the tail): each step of the returned sequence writes one
+/// piece to the output and hands it on (<see cref="IBufferWriter{T}.Advance"/>), so a caller that passes each piece on
+/// holds about one row block, and an asynchronous caller can await between pieces.
 /// </summary>
 internal static class PayloadWriter
 {
-    public static void WriteDataSet(ref ProtoWriter.State state, DataSet dataSet, SurrogateOptions options)
+    public static IEnumerable<bool> DataSet(IBufferWriter<byte> output, DataSet dataSet, SurrogateOptions options)
     {
         var tables = new List<DataTable>(dataSet.Tables.Count);
-        foreach (DataTable table in dataSet.Tables)
+        for (var i = 0; i < dataSet.Tables.Count; i++)
         {
-            tables.Add(table);
+            tables.Add(dataSet.Tables[i]);
         }
 
-        WriteStart(ref state, PayloadKind.DataSet);
-        ProtoWrite.Message(ref state, PayloadField.Header, dataSet, static (ref ProtoWriter.State s, DataSet d) => SchemaWriter.WriteHeader(ref s, d));
-        WriteTables(ref state, tables, standalone: false, options);
-        var args = (tables, dataSet.Relations);
-        ProtoWrite.Message(ref state, PayloadField.Tail, args, static (ref ProtoWriter.State s, (List<DataTable> T, DataRelationCollection R) a) =>
-            SchemaWriter.WriteTail(ref s, a.T, a.R));
+        return Tables(output, PayloadKind.DataSet, dataSet, tables, dataSet.Relations, options);
     }
 
-    public static void WriteTable(ref ProtoWriter.State state, DataTable table, SurrogateOptions options)
-    {
-        List<DataTable> tables = [table];
-        WriteStart(ref state, PayloadKind.DataTable);
-        WriteTables(ref state, tables, standalone: true, options);
-        ProtoWrite.Message(ref state, PayloadField.Tail, tables, static (ref ProtoWriter.State s, List<DataTable> t) =>
-            SchemaWriter.WriteTail(ref s, t, null));
-    }
+    public static IEnumerable<bool> DataTable(IBufferWriter<byte> output, DataTable table, SurrogateOptions options) =>
+        Tables(output, PayloadKind.DataTable, null, [table], null, options);
 
-    public static void WriteStart(ref ProtoWriter.State state, PayloadKind kind)
+    private static IEnumerable<bool> Tables(IBufferWriter<byte> output, PayloadKind kind, DataSet? dataSet, List<DataTable> tables, DataRelationCollection? relations, SurrogateOptions options)
     {
-        state.WriteFieldHeader(PayloadField.Magic, WireType.Fixed32);
-        state.WriteUInt32(PayloadField.MagicValue);
-        ProtoWrite.UInt(ref state, PayloadField.Version, PayloadField.CurrentVersion);
-        ProtoWrite.UInt(ref state, PayloadField.Kind, (int)kind);
-    }
-
-    private static void WriteTables(ref ProtoWriter.State state, List<DataTable> tables, bool standalone, SurrogateOptions options)
-    {
-        var rows = RowBlockWriter.Rent(options);
+        var rows = RowBlockWriter.Rent();
         var autoIncrement = new AutoIncrementProbe();
         try
         {
+            WriteStart(output, kind, dataSet, rows.Scratch);
+            yield return true;
             for (var index = 0; index < tables.Count; index++)
             {
                 var table = tables[index];
-                TableWriteContext context;
-                try
+                var context = WriteSchema(output, table, standalone: dataSet is null, options, autoIncrement, index, rows.Scratch);
+                yield return true;
+                var total = table.Rows.Count;
+                if (total == 0)
                 {
-                    context = new TableWriteContext(table, standalone, options, autoIncrement, index);
-                    ProtoWrite.Message(ref state, PayloadField.Table, context, static (ref ProtoWriter.State s, TableWriteContext t) =>
-                        SchemaWriter.WriteTable(ref s, t));
-                }
-                catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
-                {
-                    throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
+                    continue;
                 }
 
-                rows.WriteTableRows(ref state, context);
+                // CopyTo walks the row tree once; enumerating it costs about twice as much per row (an interface
+                // call and a tree step per MoveNext), as much as reading every cell of a two-column table.
+                var all = ArrayPool<DataRow>.Shared.Rent(total);
+                try
+                {
+                    table.Rows.CopyTo(all, 0);
+                    for (int start = 0, block = 0; start < total; start += options.RowsPerBlock, block++)
+                    {
+                        WriteBlock(output, rows, context, all, start, Math.Min(options.RowsPerBlock, total - start), block);
+                        yield return true;
+                    }
+                }
+                finally
+                {
+                    // Drop the row references so the pool does not keep the table alive.
+                    Array.Clear(all, 0, total);
+                    ArrayPool<DataRow>.Shared.Return(all);
+                }
             }
+
+            WriteTail(output, tables, relations, rows.Scratch);
+            yield return true;
         }
         finally
         {
             rows.Return();
         }
+    }
+
+    /// <summary>Magic, version and kind, and the DataSet's header when there is one.</summary>
+    public static void WriteStart(IBufferWriter<byte> output, PayloadKind kind, DataSet? dataSet, ColumnValues scratch)
+    {
+        var writer = new WireWriter(output);
+        writer.Fixed32(PayloadField.Magic, PayloadField.MagicValue);
+        writer.UInt(PayloadField.Version, PayloadField.CurrentVersion);
+        writer.UInt(PayloadField.Kind, (int)kind);
+        if (dataSet is not null)
+        {
+            SchemaWriter.WriteHeader(ref writer, dataSet, scratch);
+        }
+
+        writer.Flush();
+    }
+
+    /// <summary>A table's schema; returns what its row blocks need.</summary>
+    public static TableWriteContext WriteSchema(IBufferWriter<byte> output, DataTable table, bool standalone, SurrogateOptions options, AutoIncrementProbe autoIncrement, int index, ColumnValues scratch)
+    {
+        try
+        {
+            var context = new TableWriteContext(table, standalone, options, autoIncrement, index);
+            var writer = new WireWriter(output);
+            SchemaWriter.WriteTable(ref writer, context, scratch);
+            writer.Flush();
+            return context;
+        }
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
+        {
+            throw DataSetSurrogateException.Wrap(ex, table.TableName, null, null);
+        }
+    }
+
+    /// <summary>The tail: always present, and empty for data-reader payloads, so a truncated payload is told from a complete one.</summary>
+    public static void WriteTail(IBufferWriter<byte> output, IReadOnlyList<DataTable> tables, DataRelationCollection? relations, ColumnValues scratch)
+    {
+        var writer = new WireWriter(output);
+        SchemaWriter.WriteTail(ref writer, tables, relations, scratch);
+        writer.Flush();
+    }
+
+    private static void WriteBlock(IBufferWriter<byte> output, RowBlockWriter rows, TableWriteContext context, DataRow[] all, int start, int count, int block)
+    {
+        var writer = new WireWriter(output);
+        rows.WriteBlock(ref writer, context, all, start, count, block);
+        writer.Flush();
     }
 }

@@ -1,65 +1,96 @@
+using System.Numerics;
+using System.Runtime.CompilerServices;
+
 namespace Surrogate;
 
 /// <summary>
 /// Limits and extension points for reading and writing payloads. Immutable; <see cref="Default"/> is safe for
-/// untrusted input. Every count and length in a payload is checked against these limits before anything is
-/// allocated for it.
+/// untrusted input. Every value is checked when it is set: one that makes no sense throws
+/// <see cref="ArgumentOutOfRangeException"/> naming the property.
 /// </summary>
+/// <remarks>
+/// <para><b>Reading limits</b> (the <c>Max…</c> properties) apply when a payload is read: every count and length in a
+/// payload is checked against them before anything is allocated for it, and a payload over one is refused with a
+/// <see cref="DataSetSurrogateException"/> naming the property. A count limit may be zero, to refuse every such
+/// thing (relations, say, or rows: schema only); <see cref="MaxTables"/>, <see cref="MaxColumnsPerTable"/>,
+/// <see cref="MaxTotalBytes"/> and <see cref="MaxNameLength"/> must be positive, since no useful payload gets by
+/// without them.</para>
+/// <para><b>Writing settings</b> (<see cref="RowsPerBlock"/>, <see cref="BlockByteBudget"/>) only shape what is
+/// written; a reader accepts any block size up to <see cref="MaxRowsPerBlock"/>. <see cref="ExtraColumnTypes"/>
+/// applies to both sides, which must register the same types.</para>
+/// </remarks>
 public sealed record SurrogateOptions
 {
-    /// <summary>The hard ceiling on rows in one row block, whatever <see cref="RowsPerBlock"/> says.</summary>
+    /// <summary>The hard ceiling on rows in one row block, for writers and readers alike.</summary>
     public const int MaxRowsPerBlock = 65_536;
 
     /// <summary>The safe defaults.</summary>
     public static SurrogateOptions Default { get; } = new();
 
-    /// <summary>Most tables in one payload (default 1,024).</summary>
-    public int MaxTables { get; init; } = 1024;
+    /// <summary>Reading limit: most tables in one payload (default 1,024; at least 1).</summary>
+    public int MaxTables { get; init => field = Positive(value); } = 1024;
 
-    /// <summary>Most columns in one table (default 4,096).</summary>
-    public int MaxColumnsPerTable { get; init; } = 4096;
+    /// <summary>Reading limit: most columns in one table (default 4,096; at least 1).</summary>
+    public int MaxColumnsPerTable { get; init => field = Positive(value); } = 4096;
 
-    /// <summary>Most rows over all tables of one payload (default 10,000,000).</summary>
-    public long MaxRows { get; init; } = 10_000_000;
+    /// <summary>Reading limit: most rows over all tables of one payload (default 10,000,000).</summary>
+    public long MaxRows { get; init => field = NotNegative(value); } = 10_000_000;
 
-    /// <summary>Most payload bytes read (default 1 GiB).</summary>
-    public long MaxTotalBytes { get; init; } = 1L << 30;
+    /// <summary>Reading limit: most payload bytes read (default 1 GiB; at least 1).</summary>
+    public long MaxTotalBytes { get; init => field = Positive(value); } = 1L << 30;
 
-    /// <summary>Longest string value in UTF-8 bytes (default 64 MiB).</summary>
-    public int MaxStringLength { get; init; } = 64 << 20;
+    /// <summary>Reading limit: longest string value in UTF-8 bytes (default 64 MiB).</summary>
+    public int MaxStringLength { get; init => field = NotNegative(value); } = 64 << 20;
 
-    /// <summary>Longest binary value in bytes (default 64 MiB).</summary>
-    public int MaxBinaryLength { get; init; } = 64 << 20;
+    /// <summary>Reading limit: longest binary value in bytes (default 64 MiB).</summary>
+    public int MaxBinaryLength { get; init => field = NotNegative(value); } = 64 << 20;
 
-    /// <summary>Most relations in one payload (default 4,096).</summary>
-    public int MaxRelations { get; init; } = 4096;
+    /// <summary>Reading limit: most relations in one payload (default 4,096).</summary>
+    public int MaxRelations { get; init => field = NotNegative(value); } = 4096;
 
-    /// <summary>Most constraints in one payload, unique and foreign-key together (default 4,096).</summary>
-    public int MaxConstraints { get; init; } = 4096;
+    /// <summary>Reading limit: most constraints in one payload, unique and foreign-key together (default 4,096).</summary>
+    public int MaxConstraints { get; init => field = NotNegative(value); } = 4096;
 
-    /// <summary>Longest table, column, relation, constraint or namespace name in characters (default 1,024).</summary>
-    public int MaxNameLength { get; init; } = 1024;
+    /// <summary>Reading limit: longest table, column, relation, constraint or namespace name in characters (default 1,024; at least 1).</summary>
+    public int MaxNameLength { get; init => field = Positive(value); } = 1024;
 
-    /// <summary>Longest column expression in characters (default 4,096).</summary>
-    public int MaxExpressionLength { get; init; } = 4096;
+    /// <summary>Reading limit: longest column expression in characters (default 4,096).</summary>
+    public int MaxExpressionLength { get; init => field = NotNegative(value); } = 4096;
 
-    /// <summary>Most extended properties on one DataSet, table, column, constraint or relation (default 1,024).</summary>
-    public int MaxExtendedProperties { get; init; } = 1024;
+    /// <summary>Reading limit: most extended properties on one DataSet, table, column, constraint or relation (default 1,024).</summary>
+    public int MaxExtendedProperties { get; init => field = NotNegative(value); } = 1024;
 
-    /// <summary>Rows per row block when writing (default 4,096; at most <see cref="MaxRowsPerBlock"/>).</summary>
-    public int RowsPerBlock { get; init; } = 4096;
+    /// <summary>Writing: rows per row block (default 4,096; from 1 to <see cref="MaxRowsPerBlock"/>).</summary>
+    public int RowsPerBlock
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfNegativeOrZero(value, nameof(RowsPerBlock));
+            ArgumentOutOfRangeException.ThrowIfGreaterThan(value, MaxRowsPerBlock, nameof(RowsPerBlock));
+            field = value;
+        }
+    } = 4096;
 
     /// <summary>
-    /// When streaming an <see cref="System.Data.IDataReader"/>, a block is closed early once its strings and byte
-    /// arrays reach about this many bytes (default 4 MiB), so wide or long values do not inflate memory.
+    /// Writing: when streaming an <see cref="System.Data.IDataReader"/>, a block is closed early once its strings and
+    /// byte arrays reach about this many bytes (default 4 MiB; at least 1), so wide or long values do not inflate memory.
     /// </summary>
-    public int BlockByteBudget { get; init; } = 4 << 20;
+    public int BlockByteBudget { get; init => field = Positive(value); } = 4 << 20;
 
     /// <summary>
-    /// Extra column types the caller allows (enums of a typed DataSet, or types with their own byte codec), each
-    /// under a stable key. Nothing outside the built-in closed table and this list is ever written or read.
+    /// Both sides: extra column types the caller allows (enums of a typed DataSet, or types with their own byte codec),
+    /// each under a stable key. Nothing outside the built-in closed table and this list is ever written or read.
     /// </summary>
-    public IReadOnlyList<SurrogateColumnType> ExtraColumnTypes { get; init; } = [];
+    public IReadOnlyList<SurrogateColumnType> ExtraColumnTypes
+    {
+        get;
+        init
+        {
+            ArgumentNullException.ThrowIfNull(value, nameof(ExtraColumnTypes));
+            field = value;
+        }
+    } = [];
 
     internal SurrogateColumnType? FindExtra(Type type)
     {
@@ -86,4 +117,11 @@ public sealed record SurrogateOptions
 
         return null;
     }
+
+    // Called from init accessors, where the caller's member name is the property's.
+    private static T Positive<T>(T value, [CallerMemberName] string name = "")
+        where T : INumber<T> => value > T.Zero ? value : throw new ArgumentOutOfRangeException(name, value, "Must be at least 1.");
+
+    private static T NotNegative<T>(T value, [CallerMemberName] string name = "")
+        where T : INumber<T> => value >= T.Zero ? value : throw new ArgumentOutOfRangeException(name, value, "Must not be negative.");
 }

@@ -47,7 +47,7 @@ public abstract class CoreWcfCompressionHost : CompressionHost
             : new HttpTransportBindingElement { MaxBufferSize = CompressionVariant.LargeMessage };
         transport.MaxReceivedMessageSize = CompressionVariant.LargeMessage;
         var binding = new CustomBinding(binary, transport);
-        return variant.Options is null ? binding : binding.WithCompression(variant.Options);
+        return variant.OptionsWith(Log) is { } options ? binding.WithCompression(options) : binding;
     }
 
     private sealed class CoreWcfCompressionServer(CoreWcfServer server) : IShopServer

@@ -7,7 +7,7 @@ namespace Surrogate.Tests;
 /// <summary>Every fixture through every API surface, compared field by field with the source.</summary>
 public sealed class RoundTripTests
 {
-    public enum Surface { ByteArray, BufferWriter, Stream, StreamAsync, Sequence, SmallSegments, OneByteStream, OneByteStreamAsync }
+    public enum Surface { ByteArray, Span, MemorySlice, BufferWriter, Stream, StreamAsync, Sequence, SmallSegments, OneByteStream, OneByteStreamAsync }
 
     public static TheoryData<string, Surface> Cases()
     {
@@ -76,7 +76,9 @@ public sealed class RoundTripTests
     /// <summary>Reads through the surface's read API.</summary>
     private static async Task<DataSet> Read(byte[] payload, Surface surface) => surface switch
     {
-        Surface.BufferWriter or Surface.ByteArray => DataSetSerializer.Deserialize(payload.AsSpan()),
+        Surface.ByteArray => DataSetSerializer.Deserialize(payload),
+        Surface.BufferWriter or Surface.Span => DataSetSerializer.Deserialize(payload.AsSpan()),
+        Surface.MemorySlice => DataSetSerializer.Deserialize(InTheMiddle(payload)),
         Surface.Stream => DataSetSerializer.Deserialize(new MemoryStream(payload)),
         Surface.StreamAsync => await DataSetSerializer.DeserializeAsync(new MemoryStream(payload)),
         Surface.Sequence => DataSetSerializer.Deserialize(AwkwardInput.Segmented(payload, 4096)),
@@ -93,6 +95,46 @@ public sealed class RoundTripTests
         for (var split = 1; split < payload.Length; split += Math.Max(1, payload.Length / 97))
         {
             DataSetAssert.Equivalent(source, DataSetSerializer.Deserialize(AwkwardInput.Segmented(payload, split)));
+        }
+    }
+
+    /// <summary>The payload in the middle of a larger array, with bytes around it that are no payload.</summary>
+    private static ReadOnlyMemory<byte> InTheMiddle(byte[] payload)
+    {
+        var larger = new byte[payload.Length + 20];
+        larger.AsSpan().Fill(0xFF);
+        payload.CopyTo(larger, 7);
+        return larger.AsMemory(7, payload.Length);
+    }
+
+    [Fact]
+    public async Task Every_table_entry_point_reads_the_same()
+    {
+        var source = FidelityFixtures.Create("row-errors").Tables[0];
+        var payload = DataSetSerializer.Serialize(source);
+        var into = new DataTable();
+        DataSetSerializer.DeserializeInto(InTheMiddle(payload), into);
+        var intoFromSpan = new DataTable();
+        DataSetSerializer.DeserializeInto(payload.AsSpan(), intoFromSpan);
+        var intoDataSet = new DataSet();
+        DataSetSerializer.DeserializeInto(InTheMiddle(payload), intoDataSet);
+        DataTable[] results =
+        [
+            DataSetSerializer.DeserializeTable(payload),
+            DataSetSerializer.DeserializeTable(payload.AsSpan()),
+            DataSetSerializer.DeserializeTable(InTheMiddle(payload)),
+            DataSetSerializer.DeserializeTable<DataTable>(InTheMiddle(payload)),
+            DataSetSerializer.DeserializeTable<DataTable>(payload.AsSpan()),
+            await DataSetSerializer.DeserializeTableAsync(new OneByteAtATimeStream(payload)),
+            await DataSetSerializer.DeserializeTableAsync<DataTable>(new OneByteAtATimeStream(payload)),
+            Assert.Single(DataSetSerializer.Deserialize<DataSet>(InTheMiddle(payload)).Tables.Cast<DataTable>()),
+            Assert.Single(intoDataSet.Tables.Cast<DataTable>()),
+            into,
+            intoFromSpan,
+        ];
+        foreach (var result in results)
+        {
+            DataSetAssert.Equivalent(source, result);
         }
     }
 

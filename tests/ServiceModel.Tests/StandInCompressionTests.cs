@@ -16,11 +16,11 @@ public abstract class StandInCompressionHost : CompressionHost
             {
                 if (IsNetTcp)
                 {
-                    b.AddNetTcpEndpoint<IOrderService>(variant.Path, variant.ClientBinding(netTcp: true));
+                    b.AddNetTcpEndpoint<IOrderService>(variant.Path, variant.ClientBinding(netTcp: true, Log));
                 }
                 else
                 {
-                    b.AddHttpEndpoint<IOrderService>(variant.Path, variant.ClientBinding(netTcp: false));
+                    b.AddHttpEndpoint<IOrderService>(variant.Path, variant.ClientBinding(netTcp: false, Log));
                 }
             }
         });

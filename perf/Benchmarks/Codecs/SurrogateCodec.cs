@@ -20,5 +20,5 @@ public sealed class SurrogateCodec : IDataSetCodec
     }
 
     /// <inheritdoc />
-    public DataSet Deserialize(ReadOnlyMemory<byte> payload) => DataSetSerializer.Deserialize(payload.Span);
+    public DataSet Deserialize(ReadOnlyMemory<byte> payload) => DataSetSerializer.Deserialize(payload);
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Surrogate.Compression.Codecs;
+using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Framing;
 
@@ -17,27 +18,28 @@ internal static class BufferedFrames
 
     /// <summary>
     /// Frames <paramref name="message"/> (written by the inner encoder at <paramref name="messageOffset"/> + <see cref="Reserve"/>
-    /// or later): compressed when the settings choose a codec and the result is smaller, raw otherwise. The returned
-    /// segment starts at or after <paramref name="messageOffset"/>; <paramref name="message"/>'s buffer is returned
-    /// to the pool unless the frame is in it.
+    /// or later): compressed when the settings' policy chooses a codec and the result saves what the choice asks,
+    /// raw otherwise. The returned segment starts at or after <paramref name="messageOffset"/>; <paramref name="message"/>'s
+    /// buffer is returned to the pool unless the frame is in it.
     /// </summary>
-    public static ArraySegment<byte> Encode<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings)
+    public static ArraySegment<byte> Encode<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings, string? action = null)
         where TPool : IBufferPool
     {
+        CompressionChoice choice = settings.Choose(action, message, message.Count);
         long started = Stopwatch.GetTimestamp();
-        (CompressionCodec? codec, int level) = settings.Choose(message.Count);
-        int capacity = message.Count - (Reserve - RawHeader) - 1; // the compressed frame must come out smaller
-        if (codec is { } chosen && capacity > 0)
+        // The compressed frame must come out smaller than the raw one, and by the share the choice asks.
+        int capacity = Math.Min(message.Count - 1, (int)(message.Count * choice.MaxRatio)) - (Reserve - RawHeader);
+        if (choice.Codec is { } chosen && capacity > 0)
         {
             byte[] output = pool.Take(messageOffset + Reserve + capacity);
-            if (BlockCodecs.TryCompress(chosen, level, message, new ArraySegment<byte>(output, messageOffset + Reserve, capacity), out int written))
+            if (BlockCodecs.TryCompress(chosen, choice.Level, message, new ArraySegment<byte>(output, messageOffset + Reserve, capacity), out int written))
             {
                 Span<byte> header = output.AsSpan(messageOffset);
                 CompressedFrame.WriteHeader(header, chosen);
                 CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], message.Count, written, CompressedFrame.Checksum(message));
                 pool.Return(message.Array!);
                 var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
-                settings.Report(new CompressionOutcome(true, chosen, level, message.Count, frame.Count, Stopwatch.GetTimestamp() - started));
+                settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, Stopwatch.GetTimestamp() - started));
                 return frame;
             }
 
@@ -45,7 +47,7 @@ internal static class BufferedFrames
         }
 
         ArraySegment<byte> raw = FrameRaw(pool, message, messageOffset);
-        settings.Report(new CompressionOutcome(true, null, 0, message.Count, raw.Count, Stopwatch.GetTimestamp() - started));
+        settings.ReportSent(choice, new CompressionOutcome(true, null, 0, message.Count, raw.Count, Stopwatch.GetTimestamp() - started));
         return raw;
     }
 
@@ -79,7 +81,7 @@ internal static class BufferedFrames
 
         if (blocks == 1 && raw)
         {
-            settings.Report(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
+            settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
             return frame.Slice(RawHeader);
         }
 
@@ -103,7 +105,7 @@ internal static class BufferedFrames
         }
 
         pool.Return(frame.Array!);
-        settings.Report(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
+        settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
         return new ArraySegment<byte>(output, 0, (int)total);
     }
 

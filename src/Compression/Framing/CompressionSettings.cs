@@ -1,21 +1,26 @@
+using Surrogate.Compression.Policies;
+
 namespace Surrogate.Compression.Framing;
 
 /// <summary>
-/// What one encoder does, resolved from <see cref="CompressionOptions"/> and the binding: the codec and level per
-/// message, the size floor, and the decompressed-size limit. The codec is chosen per message (<see cref="Choose"/>),
-/// and every message's sizes and time are reported to <see cref="Observer"/>, so a policy that adapts can replace the
-/// static choice without touching the framing.
+/// What one encoder does, resolved from <see cref="CompressionOptions"/> and the binding: the size floor, the
+/// decompressed-size limit, and the policy that chooses each message's codec and level (<see cref="Choose"/>) and
+/// learns from what every message sent and received cost (<see cref="ReportSent"/>, <see cref="ReportReceived"/>).
 /// </summary>
-internal sealed class CompressionSettings(CompressionCodec codec, int level, int minMessageSize, int maxDecompressedSize)
+internal sealed class CompressionSettings(CompressionCodec codec, int level, int minMessageSize, int maxDecompressedSize, MessagePolicy? policy = null)
 {
+    /// <summary>The fixed policy's codec (the 2011 rules' too).</summary>
     public CompressionCodec Codec => codec;
 
+    /// <summary>The fixed policy's level.</summary>
     public int Level => level;
 
     public int MinMessageSize => minMessageSize;
 
     /// <summary>The most bytes a received message may have once decompressed.</summary>
     public int MaxDecompressedSize => maxDecompressedSize;
+
+    public MessagePolicy Policy { get; } = policy ?? new FixedPolicy(codec, level, log: null);
 
     /// <summary>Receives the outcome of every message this encoder writes or reads; null for none.</summary>
     public Action<CompressionOutcome>? Observer { get; init; }
@@ -25,13 +30,34 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
     {
         options.Validate();
         long limit = options.MaxDecompressedSize ?? Math.Min(transportLimit, int.MaxValue);
-        return new CompressionSettings(options.Codec, options.EffectiveLevel, options.MinMessageSize, (int)Math.Max(1, limit));
+        MessagePolicy policy = options.Policy switch
+        {
+            CompressionPolicy.Adaptive => new AdaptivePolicy(AdaptiveSettings.From(options), SystemEnvironment.Instance),
+            CompressionPolicy.Rules2011 => new Rules2011Policy(options, SystemEnvironment.Instance),
+            _ => new FixedPolicy(options.Codec, options.EffectiveLevel, options.DecisionLog),
+        };
+        return new CompressionSettings(options.Codec, options.EffectiveLevel, options.MinMessageSize, (int)Math.Max(1, limit), policy);
     }
 
-    /// <summary>The codec (null: raw) and level for a message of <paramref name="length"/> encoded bytes.</summary>
-    public (CompressionCodec? Codec, int Level) Choose(long length) => length < minMessageSize ? (null, 0) : (codec, level);
+    /// <summary>
+    /// The codec (null: raw) and level for a message of <paramref name="length"/> encoded bytes whose first bytes are
+    /// <paramref name="sample"/> (<see cref="long.MaxValue"/>: a streamed message longer than one block). Below the
+    /// size floor the policy is not asked.
+    /// </summary>
+    public CompressionChoice Choose(string? action, ReadOnlySpan<byte> sample, long length) =>
+        length < minMessageSize ? CompressionChoice.BelowFloor : Policy.Choose(action ?? string.Empty, sample, length);
 
-    public void Report(in CompressionOutcome outcome) => Observer?.Invoke(outcome);
+    public void ReportSent(in CompressionChoice choice, in CompressionOutcome outcome)
+    {
+        Policy.Sent(choice, outcome);
+        Observer?.Invoke(outcome);
+    }
+
+    public void ReportReceived(in CompressionOutcome outcome)
+    {
+        Policy.Received(outcome);
+        Observer?.Invoke(outcome);
+    }
 }
 
 /// <summary>One message through an encoder: its codec (null: raw), encoded and wire sizes, and the codec's time.</summary>
@@ -40,7 +66,7 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
 /// <param name="Level">The level it was compressed at (0 when raw or read).</param>
 /// <param name="Length">The inner encoder's bytes.</param>
 /// <param name="WireLength">The frame's bytes.</param>
-/// <param name="ElapsedTicks">Stopwatch ticks spent compressing or decompressing.</param>
+/// <param name="ElapsedTicks">Stopwatch ticks spent compressing (or trying to) or decompressing.</param>
 internal readonly record struct CompressionOutcome(bool Sent, CompressionCodec? Codec, int Level, long Length, long WireLength, long ElapsedTicks);
 
 /// <summary>Where frames take their buffers: the WCF BufferManager of each side, behind one shape.</summary>

@@ -98,7 +98,7 @@ internal sealed class FrameReadStream(Stream input, CompressionSettings settings
         if (read == 0)
         {
             _ended = true;
-            settings.Report(new CompressionOutcome(false, _codec, 0, _length, _wireLength, _ticks));
+            settings.ReportReceived(new CompressionOutcome(false, _codec, 0, _length, _wireLength, _ticks));
             return false;
         }
 

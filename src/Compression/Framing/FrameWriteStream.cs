@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using Surrogate.Compression.Codecs;
+using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Framing;
 
@@ -9,19 +10,20 @@ namespace Surrogate.Compression.Framing;
 /// <see cref="CompressedFrame.StreamBlockSize"/> to the transport's stream as they fill, each compressed or (when that
 /// does not make it smaller) raw. A message that ends below the size floor goes as a raw frame. Call
 /// <see cref="CompleteAsync(CancellationToken)"/> (or <see cref="Complete"/>) after the message; disposing returns the pooled buffers and
-/// leaves the transport's stream open.
+/// leaves the transport's stream open. The time each write to the transport takes goes to the policy: a write that
+/// blocks shows the link's pace.
 /// </summary>
-internal sealed class FrameWriteStream(Stream output, CompressionSettings settings) : Stream
+internal sealed class FrameWriteStream(Stream output, CompressionSettings settings, string? action = null) : Stream
 {
     private readonly byte[] _block = ArrayPool<byte>.Shared.Rent(CompressedFrame.StreamBlockSize);
     private byte[]? _scratch;
     private int _filled;
     private bool _started;
-    private CompressionCodec? _codec;
-    private int _level;
+    private CompressionChoice _choice = CompressionChoice.BelowFloor;
     private long _length;
     private long _wireLength;
     private long _ticks;
+    private bool _compressed;
 
     public override bool CanRead => false;
 
@@ -111,7 +113,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
             await WriteBlockAsync(async, cancellationToken).ConfigureAwait(false);
         }
 
-        settings.Report(new CompressionOutcome(true, _codec, _level, _length, _wireLength, _ticks));
+        settings.ReportSent(_choice, new CompressionOutcome(true, _compressed ? _choice.Codec : null, _choice.Level, _length, _wireLength, _ticks));
     }
 
     private async ValueTask WriteBlockAsync(bool async, CancellationToken cancellationToken)
@@ -120,7 +122,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
         if (!_started)
         {
             // The first block decides: a message that ended below the floor goes raw, as a buffered one would.
-            (_codec, _level) = settings.Choose(_filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue);
+            _choice = settings.Choose(action, _block.AsSpan(0, _filled), _filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue);
         }
 
         // _scratch holds what goes out first: the frame header (first block only), the block header, and a
@@ -129,7 +131,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
         int used = 0;
         if (!_started)
         {
-            CompressedFrame.WriteHeader(_scratch, _codec);
+            CompressedFrame.WriteHeader(_scratch, _choice.Codec);
             used = CompressedFrame.HeaderSize;
             _started = true;
         }
@@ -139,10 +141,11 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
         {
             ReadOnlySpan<byte> block = _block.AsSpan(0, _filled);
             int payloadAt = used + CompressedFrame.CompressedBlockHeaderSize;
-            int capacity = _filled - (CompressedFrame.CompressedBlockHeaderSize - CompressedFrame.RawBlockHeaderSize) - 1;
-            if (_codec is { } codec && capacity > 0
-                && BlockCodecs.TryCompress(codec, _level, block, new ArraySegment<byte>(_scratch, payloadAt, capacity), out int written))
+            int capacity = Math.Min(_filled - 1, (int)(_filled * _choice.MaxRatio)) - (CompressedFrame.CompressedBlockHeaderSize - CompressedFrame.RawBlockHeaderSize);
+            if (_choice.Codec is { } codec && capacity > 0
+                && BlockCodecs.TryCompress(codec, _choice.Level, block, new ArraySegment<byte>(_scratch, payloadAt, capacity), out int written))
             {
+                _compressed = true;
                 CompressedFrame.WriteBlockHeader(_scratch.AsSpan(used), _filled, written, CompressedFrame.Checksum(block));
                 used = payloadAt + written;
             }
@@ -156,6 +159,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
         _ticks += Stopwatch.GetTimestamp() - started;
         _wireLength += used + rawPayload.Length;
         _filled = 0;
+        long writing = Stopwatch.GetTimestamp();
         // Transports refuse empty writes (the WCF client's connection stream throws on one).
         if (async)
         {
@@ -173,5 +177,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
                 output.Write(rawPayload.Span);
             }
         }
+
+        settings.Policy.TransportWrite(used + rawPayload.Length, Stopwatch.GetTimestamp() - writing);
     }
 }

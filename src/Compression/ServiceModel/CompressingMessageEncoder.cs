@@ -1,6 +1,7 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using Surrogate.Compression.Framing;
+using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.ServiceModel;
 
@@ -10,7 +11,7 @@ namespace Surrogate.Compression.ServiceModel;
 /// inner media type with <see cref="CompressionContentType.Suffix"/>, so a peer without it refuses the connection or request
 /// instead of misreading it.
 /// </summary>
-internal sealed class CompressingMessageEncoder(MessageEncoder inner, CompressionSettings settings) : MessageEncoder
+internal sealed class CompressingMessageEncoder(MessageEncoder inner, CompressionSettings settings, RoundTripClock? clock = null) : MessageEncoder
 {
     private readonly string _contentType = inner.MediaType + CompressionContentType.Suffix;
 
@@ -29,6 +30,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
     {
         ArgumentNullException.ThrowIfNull(bufferManager);
         ArraySegment<byte> message = BufferedFrames.Decode(new Buffers(bufferManager), buffer, settings);
+        clock?.Received(buffer.Count, message.Count);
         return inner.ReadMessage(message, bufferManager, inner.ContentType);
     }
 
@@ -39,29 +41,34 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
     {
         ArgumentNullException.ThrowIfNull(bufferManager);
         // The inner message may be as large as this end would accept decompressed; the frame must fit maxMessageSize.
+        string? action = message.Headers.Action;
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
-        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings);
+        int length = encoded.Count;
+        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action);
         if (frame.Count > maxMessageSize - (frame.Offset - messageOffset))
         {
             bufferManager.ReturnBuffer(frame.Array!);
             throw new QuotaExceededException($"The compressed message of {frame.Count} bytes exceeds the maximum message size quota for outgoing messages ({maxMessageSize}).");
         }
 
+        clock?.Sent(frame.Count, length);
         return frame;
     }
 
     public override void WriteMessage(Message message, Stream stream)
     {
+        ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        using var frame = new FrameWriteStream(stream, settings);
+        using var frame = new FrameWriteStream(stream, settings, message.Headers.Action);
         inner.WriteMessage(message, frame);
         frame.Complete();
     }
 
     public override async ValueTask WriteMessageAsync(Message message, Stream stream)
     {
+        ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        var frame = new FrameWriteStream(stream, settings);
+        var frame = new FrameWriteStream(stream, settings, message.Headers.Action);
         await using (frame.ConfigureAwait(false))
         {
             await inner.WriteMessageAsync(message, frame).ConfigureAwait(false);
@@ -87,5 +94,5 @@ internal sealed class CompressingMessageEncoderFactory(MessageEncoderFactory inn
     public override MessageVersion MessageVersion => inner.MessageVersion;
 
     /// <summary>A new wrapper per call: the binary session encoder keeps a dictionary per connection.</summary>
-    public override MessageEncoder CreateSessionEncoder() => new CompressingMessageEncoder(inner.CreateSessionEncoder(), settings);
+    public override MessageEncoder CreateSessionEncoder() => new CompressingMessageEncoder(inner.CreateSessionEncoder(), settings, settings.Policy.CreateClock());
 }

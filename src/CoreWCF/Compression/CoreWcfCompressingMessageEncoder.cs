@@ -2,6 +2,7 @@ using CoreWCF;
 using CoreWCF.Channels;
 using Surrogate.Compression;
 using Surrogate.Compression.Framing;
+using Surrogate.Compression.Policies;
 
 namespace Surrogate.CoreWCF.Compression;
 
@@ -11,7 +12,7 @@ namespace Surrogate.CoreWCF.Compression;
 /// frame error inside), which CoreWCF answers as it answers any unreadable message: 400 on HTTP, a closed
 /// connection on net.tcp.
 /// </summary>
-internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, CompressionSettings settings) : MessageEncoder
+internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, CompressionSettings settings, RoundTripClock? clock = null) : MessageEncoder
 {
     private readonly string _contentType = inner.MediaType + CompressionContentType.Suffix;
 
@@ -39,6 +40,7 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
             throw new ProtocolException(e.Message, e);
         }
 
+        clock?.Received(buffer.Count, message.Count);
         return inner.ReadMessage(message, bufferManager, inner.ContentType);
     }
 
@@ -47,22 +49,27 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
 
     public override ArraySegment<byte> WriteMessage(Message message, int maxMessageSize, BufferManager bufferManager, int messageOffset)
     {
+        ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(bufferManager);
+        string? action = message.Headers.Action;
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
-        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings);
+        int length = encoded.Count;
+        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action);
         if (frame.Count > maxMessageSize - (frame.Offset - messageOffset))
         {
             bufferManager.ReturnBuffer(frame.Array!);
             throw new QuotaExceededException($"The compressed message of {frame.Count} bytes exceeds the maximum message size quota for outgoing messages ({maxMessageSize}).");
         }
 
+        clock?.Sent(frame.Count, length);
         return frame;
     }
 
     public override async Task WriteMessageAsync(Message message, Stream stream)
     {
+        ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        var frame = new FrameWriteStream(stream, settings);
+        var frame = new FrameWriteStream(stream, settings, message.Headers.Action);
         await using (frame.ConfigureAwait(false))
         {
             await inner.WriteMessageAsync(message, frame).ConfigureAwait(false);
@@ -88,7 +95,7 @@ internal sealed class CoreWcfCompressingMessageEncoderFactory(MessageEncoderFact
     public override MessageVersion MessageVersion => inner.MessageVersion;
 
     /// <summary>A new wrapper per call: the binary session encoder keeps a dictionary per connection.</summary>
-    public override MessageEncoder CreateSessionEncoder() => new CoreWcfCompressingMessageEncoder(inner.CreateSessionEncoder(), settings);
+    public override MessageEncoder CreateSessionEncoder() => new CoreWcfCompressingMessageEncoder(inner.CreateSessionEncoder(), settings, settings.Policy.CreateClock());
 }
 
 /// <summary>The service's encoding element; CoreWCF's transports find it among the binding's elements.</summary>

@@ -10,9 +10,10 @@ internal static class ColumnCodecs
 {
     private static readonly ColumnCodec[] All =
     [
-        new BooleanColumnCodec(), new CharColumnCodec(), new SByteColumnCodec(), new ByteColumnCodec(),
-        new Int16ColumnCodec(), new UInt16ColumnCodec(), new Int32ColumnCodec(), new UInt32ColumnCodec(),
-        new Int64ColumnCodec(), new UInt64ColumnCodec(), new SingleColumnCodec(), new DoubleColumnCodec(),
+        new BooleanColumnCodec(), new IntegerColumnCodec<char>(TypeTag.Char), new IntegerColumnCodec<sbyte>(TypeTag.SByte),
+        new IntegerColumnCodec<byte>(TypeTag.Byte), new IntegerColumnCodec<short>(TypeTag.Int16),
+        new IntegerColumnCodec<ushort>(TypeTag.UInt16), new IntegerColumnCodec<int>(TypeTag.Int32),
+        new IntegerColumnCodec<uint>(TypeTag.UInt32), new IntegerColumnCodec<long>(TypeTag.Int64), new UInt64ColumnCodec(), new SingleColumnCodec(), new DoubleColumnCodec(),
         new DecimalColumnCodec(), new DateTimeColumnCodec(), new DateTimeOffsetColumnCodec(),
         new TimeSpanColumnCodec(), new StringColumnCodec(), new GuidColumnCodec(), new ByteArrayColumnCodec(),
         new BigIntegerColumnCodec(), new UriColumnCodec(), new DateOnlyColumnCodec(), new TimeOnlyColumnCodec(),

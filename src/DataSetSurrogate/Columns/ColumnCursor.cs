@@ -33,6 +33,10 @@ internal sealed class ColumnCursor
     internal bool Delta;
 
     private Position _at;
+    private ColumnCursor? _valueCursor;
+
+    /// <summary>Reads the Value messages of an object column from older writers, one at a time.</summary>
+    internal ColumnCursor ValueCursor => _valueCursor ??= new ColumnCursor();
 
     public void Reset()
     {

@@ -1,4 +1,3 @@
-using System.Numerics;
 using ProtoBuf;
 using Surrogate.Wire;
 
@@ -13,20 +12,20 @@ internal static class ColumnDataCodec
     private const int DictionaryProbe = 64;
 
     /// <summary>Writes one ColumnData message as field <paramref name="field"/> of the block being written.</summary>
-    public static void Write(WireBuffer buffer, int field, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
+    public static void Write(ref WireWriter writer, int field, ColumnValues values, ReadOnlySpan<byte> nullBitmap)
     {
-        var token = buffer.BeginMessage(field, values.EstimatedBytes + nullBitmap.Length);
+        var token = writer.BeginMessage(field, values.EstimatedBytes + nullBitmap.Length);
         if (!nullBitmap.IsEmpty)
         {
-            buffer.Bytes(DataField.NullBitmap, nullBitmap);
+            writer.Bytes(DataField.NullBitmap, nullBitmap);
         }
 
-        WriteStreams(buffer, values, allowChoices: true);
-        buffer.EndMessage(token);
+        WriteStreams(ref writer, values, allowChoices: true);
+        writer.EndMessage(token);
     }
 
     /// <summary>Writes the value streams shared by ColumnData and Value (same field numbers).</summary>
-    public static void WriteStreams(WireBuffer buffer, ColumnValues values, bool allowChoices)
+    public static void WriteStreams(ref WireWriter writer, ColumnValues values, bool allowChoices)
     {
         var ints = values.Ints;
         if (allowChoices && DeltaPays(ints))
@@ -36,30 +35,30 @@ internal static class ColumnDataCodec
                 ints[i] = unchecked(ints[i] - ints[i - 1]);
             }
 
-            buffer.UInt(DataField.IntEncoding, (int)IntEncoding.Delta);
+            writer.UInt(DataField.IntEncoding, (int)IntEncoding.Delta);
         }
 
-        buffer.Packed(DataField.Ints, ints, zigzag: true);
+        writer.Packed(DataField.Ints, ints, zigzag: true);
         if (values.FixedLength > 0)
         {
-            buffer.Bytes(DataField.Fixed, values.Fixed);
+            writer.Bytes(DataField.Fixed, values.Fixed);
         }
 
-        if (!allowChoices || !TryWriteDictionary(buffer, values))
+        if (!allowChoices || !TryWriteDictionary(ref writer, values))
         {
             foreach (var s in values.Strings)
             {
-                buffer.String(DataField.Strings, s);
+                writer.String(DataField.Strings, s);
             }
         }
 
         foreach (var blob in values.Blobs)
         {
-            buffer.Bytes(DataField.Blobs, blob);
+            writer.Bytes(DataField.Blobs, blob);
         }
 
-        buffer.Packed(DataField.Aux, values.Aux, zigzag: true);
-        buffer.Packed(DataField.ValueTags, values.Tags, zigzag: false);
+        writer.Packed(DataField.Aux, values.Aux, zigzag: true);
+        writer.Packed(DataField.ValueTags, values.Tags, zigzag: false);
     }
 
     /// <summary>Reads one field of the value streams into the cursor; false if the field is not a stream field.</summary>
@@ -94,7 +93,7 @@ internal static class ColumnDataCodec
                 ColumnCursor.Add(ref cursor.BlobBuffer, ref cursor.BlobCount, ProtoRead.Bytes(ref state, options.MaxBinaryLength, "binary value", nameof(SurrogateOptions.MaxBinaryLength)), rows);
                 return true;
             case DataField.Values:
-                ColumnCursor.Add(ref cursor.ObjectBuffer, ref cursor.ObjectCount, ValueCodec.Read(ref state, options), rows);
+                ColumnCursor.Add(ref cursor.ObjectBuffer, ref cursor.ObjectCount, ValueCodec.Read(ref state, options, cursor.ValueCursor), rows);
                 return true;
             case DataField.Aux:
                 ProtoRead.Packed(ref state, WireType.SignedVarint, ref cursor.AuxBuffer, ref cursor.AuxCount, rows, "auxiliary values");
@@ -193,15 +192,11 @@ internal static class ColumnDataCodec
         return delta < plain;
     }
 
-    private static int VarintSize(long value)
-    {
-        var zigzag = (ulong)((value << 1) ^ (value >> 63));
-        return ((64 - BitOperations.LeadingZeroCount(zigzag | 1)) + 6) / 7;
-    }
+    private static int VarintSize(long value) => WireWriter.VarintSize(WireWriter.ZigZag(value));
 
     // Dictionary coding pays when the first strings of the block repeat; the probe set, map and index array are the
     // accumulator's, reused from block to block. The map lists entries in first-seen order, as the wire wants.
-    private static bool TryWriteDictionary(WireBuffer buffer, ColumnValues values)
+    private static bool TryWriteDictionary(ref WireWriter writer, ColumnValues values)
     {
         var strings = values.Strings;
         if (strings.Length < 8)
@@ -242,10 +237,10 @@ internal static class ColumnDataCodec
 
         foreach (var entry in map.Keys)
         {
-            buffer.String(DataField.Dictionary, entry);
+            writer.String(DataField.Dictionary, entry);
         }
 
-        buffer.Packed(DataField.DictionaryIndex, indexes, zigzag: false);
+        writer.Packed(DataField.DictionaryIndex, indexes, zigzag: false);
         return true;
     }
 }

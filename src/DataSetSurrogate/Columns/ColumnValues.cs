@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 
 namespace Surrogate.Columns;
 
@@ -19,17 +20,23 @@ internal sealed class ColumnValues
     private HashSet<string>? _probeSet;
     private Dictionary<string, int>? _dictionary;
 
-    public int IntCount { get; private set; }
+    private int _intCount;
+    private int _auxCount;
+    private int _stringCount;
+    private int _blobCount;
+    private int _tagCount;
 
-    public int AuxCount { get; private set; }
+    public int IntCount => _intCount;
+
+    public int AuxCount => _auxCount;
 
     public int FixedLength { get; private set; }
 
-    public int StringCount { get; private set; }
+    public int StringCount => _stringCount;
 
-    public int BlobCount { get; private set; }
+    public int BlobCount => _blobCount;
 
-    public int TagCount { get; private set; }
+    public int TagCount => _tagCount;
 
     public Span<long> Ints => _ints.AsSpan(0, IntCount);
 
@@ -53,6 +60,11 @@ internal sealed class ColumnValues
     /// <summary>Scratch for dictionary coding: each distinct string's index, in first-seen order.</summary>
     public Dictionary<string, int> Dictionary => _dictionary ??= new(StringComparer.Ordinal);
 
+    /// <summary>What the arrays and tables hold on to, in bytes (references and entries counted at 8 and 24 bytes).</summary>
+    public long RetainedBytes =>
+        (8L * (_ints.Length + _aux.Length + _strings.Length + _blobs.Length + _tags.Length + _dictionaryIndexes.Length)) + _fixed.Length
+        + (24L * ((_probeSet?.EnsureCapacity(0) ?? 0) + (_dictionary?.EnsureCapacity(0) ?? 0)));
+
     public Span<long> DictionaryIndexes(int count)
     {
         if (_dictionaryIndexes.Length < count)
@@ -65,35 +77,19 @@ internal sealed class ColumnValues
 
     public void Clear()
     {
-        IntCount = AuxCount = FixedLength = TagCount = 0;
+        _intCount = _auxCount = FixedLength = _tagCount = 0;
         _stringChars = 0;
-        Array.Clear(_strings, 0, StringCount);
-        Array.Clear(_blobs, 0, BlobCount);
-        StringCount = BlobCount = 0;
+        Array.Clear(_strings, 0, _stringCount);
+        Array.Clear(_blobs, 0, _blobCount);
+        _stringCount = _blobCount = 0;
         // Dropping the strings, not the tables: a cached accumulator must not keep a payload's values alive.
         _probeSet?.Clear();
         _dictionary?.Clear();
     }
 
-    public void AddInt(long value)
-    {
-        if (IntCount == _ints.Length)
-        {
-            Array.Resize(ref _ints, _ints.Length * 2);
-        }
+    public void AddInt(long value) => Append(ref _ints, ref _intCount, value);
 
-        _ints[IntCount++] = value;
-    }
-
-    public void AddAux(long value)
-    {
-        if (AuxCount == _aux.Length)
-        {
-            Array.Resize(ref _aux, _aux.Length * 2);
-        }
-
-        _aux[AuxCount++] = value;
-    }
+    public void AddAux(long value) => Append(ref _aux, ref _auxCount, value);
 
     public Span<byte> AddFixed(int size)
     {
@@ -111,32 +107,22 @@ internal sealed class ColumnValues
 
     public void AddString(string value)
     {
-        if (StringCount == _strings.Length)
-        {
-            Array.Resize(ref _strings, _strings.Length * 2);
-        }
-
-        _strings[StringCount++] = value;
+        Append(ref _strings, ref _stringCount, value);
         _stringChars += value.Length;
     }
 
-    public void AddBlob(byte[] value)
+    public void AddBlob(byte[] value) => Append(ref _blobs, ref _blobCount, value);
+
+    public void AddTag(TypeTag tag) => Append(ref _tags, ref _tagCount, (long)tag);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Append<T>(ref T[] values, ref int count, T value)
     {
-        if (BlobCount == _blobs.Length)
+        if (count == values.Length)
         {
-            Array.Resize(ref _blobs, _blobs.Length * 2);
+            Array.Resize(ref values, values.Length * 2);
         }
 
-        _blobs[BlobCount++] = value;
-    }
-
-    public void AddTag(TypeTag tag)
-    {
-        if (TagCount == _tags.Length)
-        {
-            Array.Resize(ref _tags, _tags.Length * 2);
-        }
-
-        _tags[TagCount++] = (long)tag;
+        values[count++] = value;
     }
 }

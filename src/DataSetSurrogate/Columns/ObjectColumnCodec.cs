@@ -49,26 +49,25 @@ internal static class ValueCodec
         ColumnCodecs.ForValueTag(tag)
             ?? Throw.Invalid<ColumnCodec>($"A tagged value has type tag {(int)tag}, which is not an allowed value type.");
 
-    public static void Write(ref ProtoWriter.State state, int field, object value)
+    /// <summary>Writes a Value message as field <paramref name="field"/>; <paramref name="scratch"/> accumulates its streams.</summary>
+    public static void Write(ref WireWriter writer, int field, object value, ColumnValues scratch)
     {
-        using var buffer = new WireBuffer(64);
         var codec = For(value);
-        var values = new ColumnValues();
-        codec.Append(values, value);
-        buffer.UInt(ValueField.Tag, (int)codec.Tag);
-        ColumnDataCodec.WriteStreams(buffer, values, allowChoices: false);
-        buffer.EmitTo(ref state, field);
+        scratch.Clear();
+        codec.Append(scratch, value);
+        var token = writer.BeginMessage(field, 2 + scratch.EstimatedBytes);
+        writer.UInt(ValueField.Tag, (int)codec.Tag);
+        ColumnDataCodec.WriteStreams(ref writer, scratch, allowChoices: false);
+        writer.EndMessage(token);
+        scratch.Clear();
     }
 
-    // One cursor per thread serves every Value read (cell, default value or property), reset after each: a Value
-    // holds a single value, so the cursor's arrays stay at one slot.
-    [ThreadStatic]
-    private static ColumnCursor? t_cursor;
-
-    /// <summary>Reads a Value message (the reader is positioned on its field header).</summary>
-    public static object Read(ref ProtoReader.State state, SurrogateOptions options)
+    /// <summary>
+    /// Reads a Value message (the reader is positioned on its field header) through <paramref name="cursor"/>, which
+    /// is reset before and after: a Value holds a single value, so its arrays stay at one slot.
+    /// </summary>
+    public static object Read(ref ProtoReader.State state, SurrogateOptions options, ColumnCursor cursor)
     {
-        var cursor = t_cursor ??= new ColumnCursor();
         cursor.Reset();
         try
         {

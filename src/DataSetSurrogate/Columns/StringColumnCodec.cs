@@ -1,7 +1,7 @@
 namespace Surrogate.Columns;
 
 // Strings travel as protobuf strings (UTF-8), plain or dictionary-coded per block. A lone surrogate has no UTF-8 form:
-// the writer refuses it (ProtoWrite.String) rather than silently replacing it.
+// the writer refuses it (WireWriter.String) rather than silently replacing it.
 internal sealed class StringColumnCodec() : ColumnCodec<string>(TypeTag.String)
 {
     public override void Append(ColumnValues values, object value) => values.AddString((string)value);

@@ -13,8 +13,6 @@ internal delegate T FieldHandler<out T>(ref ProtoReader.State state, int field);
 /// </summary>
 internal abstract class FrameSource : IDisposable
 {
-    public PayloadKind Kind { get; protected set; }
-
     /// <summary>Runs the handler on the next top-level field; false at the end of the payload.</summary>
     public abstract bool Next<T>(FieldHandler<T> handler, out T result);
 
@@ -42,7 +40,7 @@ internal sealed class SequenceFrameSource : FrameSource
         var state = ProtoReader.State.Create(payload, null, null);
         try
         {
-            Kind = PayloadReader.ReadPrologue(ref state);
+            PayloadReader.ReadPrologue(ref state);
             _offset = state.GetPosition();
         }
         finally
@@ -82,7 +80,7 @@ internal sealed class StreamFrameSource : FrameSource
 {
     private readonly Stream _stream;
     private readonly SurrogateOptions _options;
-    private readonly PooledBufferWriter _frame = new(4096);
+    private readonly SegmentedBuffer _frame = new();
     private long _consumed;
 
     /// <summary>The fields read so far, the current one included (the prologue's few bytes aside).</summary>
@@ -108,11 +106,7 @@ internal sealed class StreamFrameSource : FrameSource
             Throw.Invalid("The payload does not say what it holds (kind missing).");
         }
 
-        Kind = (PayloadKind)ProtoReader.DirectReadVarintInt32(stream);
-        if (!Enum.IsDefined(Kind))
-        {
-            Throw.Invalid($"The payload holds an unknown kind {(int)Kind}.");
-        }
+        PayloadReader.CheckKind(ProtoReader.DirectReadVarintInt32(stream));
     }
 
     public override bool Next<T>(FieldHandler<T> handler, out T result)
@@ -131,8 +125,8 @@ internal sealed class StreamFrameSource : FrameSource
         }
 
         // Rebuild the field (header, length, body) so the same parsers read it. The body is read straight into the
-        // frame buffer in chunks: a lying length costs only what the stream really supplies.
-        _frame.Clear();
+        // frame buffer in chunks, each byte once: a lying length costs only what the stream really supplies.
+        _frame.Reset();
         WriteVarint(_frame, ((uint)field << 3) | (uint)WireType.String);
         WriteVarint(_frame, (uint)length);
         var remaining = length;
@@ -149,7 +143,7 @@ internal sealed class StreamFrameSource : FrameSource
             remaining -= read;
         }
 
-        var state = ProtoReader.State.Create(new ReadOnlySequence<byte>(_frame.WrittenMemory), null, null);
+        var state = ProtoReader.State.Create(_frame.AsSequence(), null, null);
         try
         {
             result = handler(ref state, state.ReadFieldHeader());
@@ -167,7 +161,7 @@ internal sealed class StreamFrameSource : FrameSource
         base.Dispose();
     }
 
-    private static void WriteVarint(PooledBufferWriter buffer, uint value)
+    private static void WriteVarint(SegmentedBuffer buffer, uint value)
     {
         var span = buffer.GetSpan(5);
         var count = 0;

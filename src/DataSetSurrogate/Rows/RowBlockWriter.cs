@@ -1,146 +1,157 @@
-using System.Buffers;
 using System.Data;
-using ProtoBuf;
 using Surrogate.Columns;
 using Surrogate.Wire;
 
 namespace Surrogate.Rows;
 
 /// <summary>
-/// Writes a table's rows as columnar RowBlock messages. Each row's primary version is its Current values (Original
-/// for Deleted rows); Modified rows add their Original values in a second set of columns. Rows inside BeginEdit
-/// travel with their Current values: the Proposed version is dropped, as DataSet XML drops it.
+/// Writes row blocks, from a DataTable's rows or a data reader's records, as columnar RowBlock fields of the payload.
+/// Each DataRow's primary version is its Current values (Original for Deleted rows); Modified rows add their Original
+/// values in a second set of columns. Rows inside BeginEdit travel with their Current values: the Proposed version is
+/// dropped, as DataSet XML drops it. A data reader's records travel as Unchanged rows, as DataTable.Load makes them.
 /// </summary>
-internal sealed class RowBlockWriter
+internal sealed partial class RowBlockWriter
 {
-    // One writer (with its row, state and value arrays) is kept per thread, so a payload allocates no block buffers.
-    [ThreadStatic]
-    private static RowBlockWriter? t_cached;
-
     private readonly ColumnValues _values = new();
-    private readonly int _rowsPerBlock;
-    private byte[] _bitmap = new byte[512];
-    private DataRow[] _rows = [];
+    private byte[] _bitmap = [];
     private DataRowVersion[] _versions = [];
     private long[] _states = [];
     private DataRow[] _modified = [];
+    private object[][] _records = [];
+    private int _recordCount;
 
-    private RowBlockWriter(int rowsPerBlock) => _rowsPerBlock = rowsPerBlock;
+    /// <summary>Accumulates the streams of tagged values in schema messages, written between blocks.</summary>
+    public ColumnValues Scratch => _values;
 
-    public static RowBlockWriter Rent(SurrogateOptions options)
+    /// <summary>Writes rows <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> of <paramref name="rows"/> as one block.</summary>
+    public void WriteBlock(ref WireWriter writer, TableWriteContext context, DataRow[] rows, int start, int count, int block)
     {
-        var rowsPerBlock = Math.Clamp(options.RowsPerBlock, 1, SurrogateOptions.MaxRowsPerBlock);
-        var cached = t_cached;
-        t_cached = null;
-        return cached is not null && cached._rowsPerBlock == rowsPerBlock ? cached : new RowBlockWriter(rowsPerBlock);
-    }
-
-    /// <summary>Keeps this writer for the thread's next payload.</summary>
-    public void Return()
-    {
-        _values.Clear();
-        t_cached = this;
-    }
-
-    /// <summary>Writes every row of the table as RowBlock fields of the payload.</summary>
-    public void WriteTableRows(ref ProtoWriter.State payload, TableWriteContext context)
-    {
-        // CopyTo walks the row tree once; enumerating it costs about twice as much per row (an interface call and a
-        // tree step per MoveNext), as much as reading every cell of a two-column table.
-        var total = context.Table.Rows.Count;
-        var all = ArrayPool<DataRow>.Shared.Rent(total);
-        EnsureCapacity(Math.Min(_rowsPerBlock, total));
-        var buffer = WireBuffer.Rent();
         try
         {
-            context.Table.Rows.CopyTo(all, 0);
-            for (int start = 0, block = 0; start < total; start += _rowsPerBlock, block++)
+            EnsureCapacity(count);
+            var modifiedCount = 0;
+            var allUnchanged = true;
+            var anyErrors = false;
+            for (var i = 0; i < count; i++)
             {
-                var count = Math.Min(_rowsPerBlock, total - start);
-                Array.Copy(all, start, _rows, 0, count);
-                WriteBlockField(ref payload, buffer, context, count, block);
+                var row = rows[start + i];
+                var wire = row.RowState switch
+                {
+                    DataRowState.Unchanged => WireRowState.Unchanged,
+                    DataRowState.Added => WireRowState.Added,
+                    DataRowState.Modified => WireRowState.Modified,
+                    DataRowState.Deleted => WireRowState.Deleted,
+                    _ => Throw.Invalid<WireRowState>("A detached row cannot be written."),
+                };
+                _states[i] = (long)wire;
+                allUnchanged &= wire == WireRowState.Unchanged;
+                anyErrors |= row.HasErrors;
+                _versions[i] = wire == WireRowState.Deleted ? DataRowVersion.Original : DataRowVersion.Current;
+                if (wire == WireRowState.Modified)
+                {
+                    _modified[modifiedCount++] = row;
+                }
             }
-        }
-        finally
-        {
-            buffer.Return();
-            // Drop row references so neither the pool nor a cached writer keeps tables alive.
-            Array.Clear(all, 0, total);
-            ArrayPool<DataRow>.Shared.Return(all);
-            Array.Clear(_rows, 0, Math.Min(_rows.Length, total));
-            Array.Clear(_modified, 0, Math.Min(_modified.Length, total));
-        }
-    }
 
-    private void WriteBlockField(ref ProtoWriter.State payload, WireBuffer buffer, TableWriteContext context, int count, int block)
-    {
-        try
-        {
-            buffer.Clear();
-            WriteBlock(buffer, context, count);
-            buffer.EmitTo(ref payload, PayloadField.Rows);
+            var token = BeginBlock(ref writer, context, count, writeStates: !allUnchanged);
+            WriteColumns(ref writer, context, BlockField.Column, new CurrentCells(rows, start, _versions), count);
+            if (modifiedCount > 0)
+            {
+                WriteColumns(ref writer, context, BlockField.Original, new OriginalCells(_modified), modifiedCount);
+                Array.Clear(_modified, 0, modifiedCount);
+            }
+
+            if (anyErrors)
+            {
+                WriteErrors(ref writer, rows, start, count);
+            }
+
+            context.LastBlockBytes = writer.EndMessage(token);
         }
-        catch (DataSetSurrogateException ex) when (ex.RowBlock is null)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
             throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, null, block);
         }
     }
 
-    private void WriteBlock(WireBuffer buffer, TableWriteContext context, int count)
+    /// <summary>
+    /// Reads the reader's next records, up to <paramref name="rowsPerBlock"/> or until their strings and byte arrays
+    /// reach about <paramref name="byteBudget"/> bytes; returns how many (0 at the end of the result set).
+    /// </summary>
+    public int ReadRecords(IDataReader reader, int rowsPerBlock, long byteBudget)
     {
-        buffer.UInt(BlockField.RowCount, count);
-        if (context.Index > 0)
+        var fields = reader.FieldCount;
+        long bytes = 0;
+        _recordCount = 0;
+        while (_recordCount < rowsPerBlock && bytes < byteBudget && reader.Read())
         {
-            buffer.UInt(BlockField.Table, context.Index);
-        }
-
-        var modifiedCount = 0;
-        var allUnchanged = true;
-        var anyErrors = false;
-        for (var i = 0; i < count; i++)
-        {
-            var row = _rows[i];
-            var wire = row.RowState switch
+            if (_recordCount == _records.Length)
             {
-                DataRowState.Unchanged => WireRowState.Unchanged,
-                DataRowState.Added => WireRowState.Added,
-                DataRowState.Modified => WireRowState.Modified,
-                DataRowState.Deleted => WireRowState.Deleted,
-                _ => Throw.Invalid<WireRowState>("A detached row cannot be written."),
-            };
-            _states[i] = (long)wire;
-            allUnchanged &= wire == WireRowState.Unchanged;
-            anyErrors |= row.HasErrors;
-            _versions[i] = wire == WireRowState.Deleted ? DataRowVersion.Original : DataRowVersion.Current;
-            if (wire == WireRowState.Modified)
-            {
-                _modified[modifiedCount++] = row;
+                Array.Resize(ref _records, Math.Min(rowsPerBlock, Math.Max(16, _records.Length * 2)));
             }
+
+            var record = _records[_recordCount];
+            if (record is null || record.Length != fields)
+            {
+                record = _records[_recordCount] = new object[fields];
+            }
+
+            reader.GetValues(record);
+            _recordCount++;
+            bytes += VariableBytes(record);
         }
 
-        if (!allUnchanged || !context.CarriesValues)
-        {
-            buffer.Packed(BlockField.States, _states.AsSpan(0, count), zigzag: false);
-        }
+        return _recordCount;
+    }
 
-        WriteColumns(buffer, context, BlockField.Column, _rows, _versions, count, fixedVersion: null);
-        if (modifiedCount > 0)
+    /// <summary>Writes the records read last (<see cref="ReadRecords"/>) as one block.</summary>
+    public void WriteRecords(ref WireWriter writer, TableWriteContext context, int block)
+    {
+        var count = _recordCount;
+        try
         {
-            WriteColumns(buffer, context, BlockField.Original, _modified, _versions, modifiedCount, DataRowVersion.Original);
+            EnsureCapacity(count);
+            Array.Clear(_states, 0, count);
+            var token = BeginBlock(ref writer, context, count, writeStates: false);
+            WriteColumns(ref writer, context, BlockField.Column, new RecordCells(_records), count);
+            context.LastBlockBytes = writer.EndMessage(token);
         }
-
-        if (anyErrors)
+        catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
-            WriteErrors(buffer, count);
+            throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, null, block);
         }
     }
 
-    private void WriteColumns(WireBuffer buffer, TableWriteContext context, int field, DataRow[] rows, DataRowVersion[] versions, int count, DataRowVersion? fixedVersion)
+    private MessageToken BeginBlock(ref WireWriter writer, TableWriteContext context, int count, bool writeStates)
+    {
+        // The table's previous block says how large this one will be; the first is guessed at a few bytes a cell.
+        var hint = context.LastBlockBytes > 0 ? context.LastBlockBytes : (int)Math.Min(int.MaxValue, 16 + (3L * count * (context.Codecs.Length + 1)));
+        var token = writer.BeginMessage(PayloadField.Rows, hint);
+        writer.UInt(BlockField.RowCount, count);
+        if (context.Index > 0)
+        {
+            writer.UInt(BlockField.Table, context.Index);
+        }
+
+        // A block whose columns carry nothing always carries its row states, so each row costs a byte and a reader
+        // can hold the row count to the block's size.
+        if (writeStates || !context.CarriesValues)
+        {
+            writer.Packed(BlockField.States, _states.AsSpan(0, count), zigzag: false);
+        }
+
+        return token;
+    }
+
+    private void WriteColumns<TCells>(ref WireWriter writer, TableWriteContext context, int field, TCells cells, int count)
+        where TCells : struct, ICells
     {
         var bitmapLength = (count + 7) >> 3;
-        foreach (DataColumn column in context.Table.Columns)
+        var columns = context.Table.Columns;
+        for (var c = 0; c < context.Codecs.Length; c++)
         {
-            var codec = context.Codecs[column.Ordinal];
+            var column = columns[c];
+            var codec = context.Codecs[c];
             _values.Clear();
             Array.Clear(_bitmap, 0, bitmapLength);
             var anyNull = false;
@@ -151,8 +162,8 @@ internal sealed class RowBlockWriter
                 {
                     for (var i = 0; i < count; i++)
                     {
-                        var value = rows[i][column, fixedVersion ?? versions[i]];
-                        if (codec.IsNull(value))
+                        var value = cells.Get(i, column);
+                        if (value is null || codec.IsNull(value))
                         {
                             _bitmap[i >> 3] |= (byte)(1 << (i & 7));
                             anyNull = true;
@@ -164,68 +175,104 @@ internal sealed class RowBlockWriter
                     }
                 }
 
-                var bitmap = anyNull ? _bitmap.AsSpan(0, bitmapLength) : [];
-                ColumnDataCodec.Write(buffer, field, _values, bitmap);
+                ColumnDataCodec.Write(ref writer, field, _values, anyNull ? _bitmap.AsSpan(0, bitmapLength) : []);
             }
             catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
             {
                 throw DataSetSurrogateException.Wrap(ex, context.Table.TableName, column.ColumnName, null);
             }
         }
+
+        _values.Clear();
     }
 
-    private void WriteErrors(WireBuffer buffer, int count)
+    private static void WriteErrors(ref WireWriter writer, DataRow[] rows, int start, int count)
     {
         for (var i = 0; i < count; i++)
         {
-            var row = _rows[i];
+            var row = rows[start + i];
             if (!row.HasErrors)
             {
                 continue;
             }
 
-            var token = buffer.BeginMessage(BlockField.Error, 16);
-            buffer.UInt(RowErrorField.Row, i);
+            var token = writer.BeginMessage(BlockField.Error, 16);
+            writer.UInt(RowErrorField.Row, i);
             if (row.RowError.Length > 0)
             {
-                buffer.String(RowErrorField.Text, row.RowError);
+                writer.String(RowErrorField.Text, row.RowError);
             }
 
             var inError = row.GetColumnsInError();
             if (inError.Length > 0)
             {
-                var ordinals = new long[inError.Length];
-                for (var c = 0; c < inError.Length; c++)
-                {
-                    ordinals[c] = inError[c].Ordinal;
-                }
-
-                buffer.Packed(RowErrorField.Columns, ordinals, zigzag: false);
+                var ordinals = writer.BeginMessage(RowErrorField.Columns, inError.Length);
                 foreach (var column in inError)
                 {
-                    buffer.String(RowErrorField.ColumnTexts, row.GetColumnError(column));
+                    writer.Varint((uint)column.Ordinal);
+                }
+
+                writer.EndMessage(ordinals);
+                foreach (var column in inError)
+                {
+                    writer.String(RowErrorField.ColumnTexts, row.GetColumnError(column));
                 }
             }
 
-            buffer.EndMessage(token);
+            writer.EndMessage(token);
         }
+    }
+
+    // Roughly what a record's variable-length values will take on the wire (UTF-16 length stands in for UTF-8).
+    private static long VariableBytes(object[] record)
+    {
+        long bytes = 0;
+        foreach (var value in record)
+        {
+            bytes += value switch
+            {
+                string s => s.Length,
+                byte[] b => b.Length,
+                _ => 0,
+            };
+        }
+
+        return bytes;
     }
 
     private void EnsureCapacity(int count)
     {
-        if (_rows.Length >= count)
+        if (_states.Length < count)
         {
-            return;
+            _versions = new DataRowVersion[count];
+            _states = new long[count];
+            _modified = new DataRow[count];
         }
 
-        var size = Math.Max(count, Math.Min(_rowsPerBlock, Math.Max(16, _rows.Length * 2)));
-        Array.Resize(ref _rows, size);
-        Array.Resize(ref _versions, size);
-        Array.Resize(ref _states, size);
-        Array.Resize(ref _modified, size);
-        if (_bitmap.Length < (size + 7) >> 3)
+        if (_bitmap.Length < (count + 7) >> 3)
         {
-            _bitmap = new byte[(size + 7) >> 3];
+            _bitmap = new byte[(count + 7) >> 3];
         }
+    }
+
+    /// <summary>Where a block's cells come from; a struct per source, so the column loop is compiled for each.</summary>
+    private interface ICells
+    {
+        object? Get(int row, DataColumn column);
+    }
+
+    private readonly struct CurrentCells(DataRow[] rows, int start, DataRowVersion[] versions) : ICells
+    {
+        public object? Get(int row, DataColumn column) => rows[start + row][column, versions[row]];
+    }
+
+    private readonly struct OriginalCells(DataRow[] rows) : ICells
+    {
+        public object? Get(int row, DataColumn column) => rows[row][column, DataRowVersion.Original];
+    }
+
+    private readonly struct RecordCells(object[][] records) : ICells
+    {
+        public object? Get(int row, DataColumn column) => records[row][column.Ordinal];
     }
 }

@@ -14,8 +14,9 @@ internal sealed class TableWriteContext
         Table = table;
         Standalone = standalone;
         Codecs = new ColumnCodec[table.Columns.Count];
-        foreach (DataColumn column in table.Columns)
+        for (var i = 0; i < table.Columns.Count; i++)
         {
+            var column = table.Columns[i];
             var codec = ColumnCodecs.ForColumnType(column.DataType, options);
             if (codec is null)
             {
@@ -54,6 +55,9 @@ internal sealed class TableWriteContext
     /// row states, so that each row costs a byte and a reader can hold a block's row count to its size.
     /// </summary>
     public bool CarriesValues { get; }
+
+    /// <summary>The length of the table's last row block (0 before the first): the next block's size hint.</summary>
+    public int LastBlockBytes { get; set; }
 
     /// <summary>Shared by the tables of one payload, so a DataSet is cloned at most once.</summary>
     public AutoIncrementProbe AutoIncrement { get; }

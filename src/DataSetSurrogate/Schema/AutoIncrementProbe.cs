@@ -60,8 +60,9 @@ internal sealed class AutoIncrementProbe
 
     private static DataColumn? FirstAutoIncrement(DataTable table)
     {
-        foreach (DataColumn column in table.Columns)
+        for (var i = 0; i < table.Columns.Count; i++)
         {
+            var column = table.Columns[i];
             if (column.AutoIncrement)
             {
                 return column;

@@ -12,7 +12,8 @@ namespace Surrogate.Schema;
 /// </summary>
 internal static class ExtendedPropertiesCodec
 {
-    public static void Write(ref ProtoWriter.State state, int field, PropertyCollection properties, string owner)
+    // The owner ("table", say) and its name are put together only for an error message.
+    public static void Write(ref WireWriter writer, int field, PropertyCollection properties, string owner, string? ownerName, ColumnValues scratch)
     {
         if (properties.Count == 0)
         {
@@ -27,13 +28,13 @@ internal static class ExtendedPropertiesCodec
         {
             if (entry.Key is not string key)
             {
-                Throw.Invalid($"An extended property key of {owner} is a {entry.Key.GetType()}; only string keys are written.");
+                Throw.Invalid($"An extended property key of {Describe(owner, ownerName)} is a {entry.Key.GetType()}; only string keys are written.");
                 return;
             }
 
             if (entry.Value is not null && !ValueCodec.IsAllowed(entry.Value))
             {
-                Throw.Invalid($"Extended property '{key}' of {owner} holds a {entry.Value.GetType()}, which is not in the closed set of value types.");
+                Throw.Invalid($"Extended property '{key}' of {Describe(owner, ownerName)} holds a {entry.Value.GetType()}, which is not in the closed set of value types.");
             }
 
             entries[count++] = new(key, entry.Value);
@@ -42,16 +43,18 @@ internal static class ExtendedPropertiesCodec
         Array.Sort(entries, static (a, b) => string.CompareOrdinal(a.Key, b.Key));
         foreach (var (key, value) in entries)
         {
-            ProtoWrite.Message(ref state, field, (key, value), static (ref ProtoWriter.State s, (string Key, object? Value) p) =>
+            var token = writer.BeginMessage(field, key.Length + 16);
+            writer.String(PropertyField.Key, key);
+            if (value is not null and not DBNull)
             {
-                ProtoWrite.String(ref s, PropertyField.Key, p.Key);
-                if (p.Value is not null and not DBNull)
-                {
-                    ValueCodec.Write(ref s, PropertyField.Value, p.Value);
-                }
-            });
+                ValueCodec.Write(ref writer, PropertyField.Value, value, scratch);
+            }
+
+            writer.EndMessage(token);
         }
     }
+
+    private static string Describe(string owner, string? name) => name is null ? owner : $"{owner} '{name}'";
 
     /// <summary>Reads one Property message and adds it to the list (the reader is on its field header).</summary>
     public static void Read(ref ProtoReader.State state, List<KeyValuePair<string, object?>> into, SurrogateOptions options)
@@ -73,7 +76,7 @@ internal static class ExtendedPropertiesCodec
                     key = ProtoRead.Text(ref state, options.MaxNameLength, "extended property key", nameof(SurrogateOptions.MaxNameLength));
                     break;
                 case PropertyField.Value:
-                    value = ValueCodec.Read(ref state, options);
+                    value = ValueCodec.Read(ref state, options, new ColumnCursor());
                     break;
                 default:
                     state.SkipField();

@@ -91,7 +91,7 @@ internal static class SchemaReader
                 case ColumnField.Type: column.Tag = (TypeTag)ProtoRead.Int32(ref state, 1, 100, "column type tag"); break;
                 case ColumnField.ExtensionKey: column.ExtensionKey = ProtoRead.Name(ref state, options); break;
                 case ColumnField.AllowDBNull: column.AllowDBNull = state.ReadBoolean(); break;
-                case ColumnField.DefaultValue: column.DefaultValue = ValueCodec.Read(ref state, options); break;
+                case ColumnField.DefaultValue: column.DefaultValue = ValueCodec.Read(ref state, options, new ColumnCursor()); break;
                 case ColumnField.MaxLength: column.MaxLength = checked((int)ProtoRead.SInt64(ref state)); break;
                 case ColumnField.ReadOnly: column.ReadOnly = state.ReadBoolean(); break;
                 case ColumnField.Caption: column.Caption = ProtoRead.Text(ref state, options.MaxNameLength, "caption", nameof(SurrogateOptions.MaxNameLength)); break;

@@ -10,36 +10,41 @@ namespace Surrogate.ServiceModel.Tests;
 /// </summary>
 public abstract partial class CompressionContract
 {
-    [Fact]
-    public async Task A_plain_client_of_a_compressing_service_fails_promptly()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_plain_client_of_a_compressing_service_fails_promptly(string subject)
     {
-        Exception outcome = await CallAsync(CompressionVariant.Plain, CompressionVariant.Zstd, client => client.GetOrdersAsync(10));
-        output.WriteLine($"{host.HostName}, plain client -> compressing service: {outcome.GetType().Name}: {outcome.Message}");
+        Exception outcome = await CallAsync(CompressionVariant.Plain, CompressionSubject.Named(subject).Main, client => client.GetOrdersAsync(10));
+        output.WriteLine($"{host.HostName}, plain client -> {subject} service: {outcome.GetType().Name}: {outcome.Message}");
         ExpectPlainClientError(outcome);
     }
 
-    [Fact]
-    public async Task A_compressing_client_of_a_plain_service_fails_promptly()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_compressing_client_of_a_plain_service_fails_promptly(string subject)
     {
-        Exception outcome = await CallAsync(CompressionVariant.Zstd, CompressionVariant.Plain, client => client.GetOrdersAsync(10));
-        output.WriteLine($"{host.HostName}, compressing client -> plain service: {outcome.GetType().Name}: {outcome.Message}");
+        Exception outcome = await CallAsync(CompressionSubject.Named(subject).Main, CompressionVariant.Plain, client => client.GetOrdersAsync(10));
+        output.WriteLine($"{host.HostName}, {subject} client -> plain service: {outcome.GetType().Name}: {outcome.Message}");
         ExpectCompressingClientError(outcome);
     }
 
-    [Fact]
-    public async Task A_client_of_the_built_in_compression_fails_promptly_against_ours()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_client_of_the_built_in_compression_fails_promptly_against_ours(string subject)
     {
-        Exception outcome = await CallAsync(CompressionVariant.BuiltInGZip, CompressionVariant.Zstd, client => client.GetOrdersAsync(10));
-        output.WriteLine($"{host.HostName}, CompressionFormat.GZip client -> our service: {outcome.GetType().Name}: {outcome.Message}");
+        Exception outcome = await CallAsync(CompressionVariant.BuiltInGZip, CompressionSubject.Named(subject).Main, client => client.GetOrdersAsync(10));
+        output.WriteLine($"{host.HostName}, CompressionFormat.GZip client -> {subject} service: {outcome.GetType().Name}: {outcome.Message}");
         ExpectPlainClientError(outcome);
     }
 
-    [Fact]
-    public async Task A_corrupted_compressed_reply_gives_the_frame_error()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_corrupted_compressed_reply_gives_the_frame_error(string subject)
     {
+        CompressionVariant encoder = CompressionSubject.Named(subject).Main;
         await using var relay = new FaultyRelay(Port, reply: new Fault(CorruptAt: 6_000));
-        Exception outcome = await CallAsync(CompressionVariant.Zstd, CompressionVariant.Zstd, client => client.GetOrdersAsync(1_000), Via(relay));
-        output.WriteLine($"{host.HostName}, corrupted reply: {outcome.GetType().Name}: {outcome.Message}");
+        Exception outcome = await CallAsync(encoder, encoder, client => client.GetOrdersAsync(1_000), Via(relay, encoder));
+        output.WriteLine($"{host.HostName} {subject}, corrupted reply: {outcome.GetType().Name}: {outcome.Message}");
         Assert.IsAssignableFrom<CommunicationException>(outcome);
         if (host.ReadErrorsReachTheCaller)
         {
@@ -48,12 +53,14 @@ public abstract partial class CompressionContract
         }
     }
 
-    [Fact]
-    public async Task A_truncated_compressed_reply_fails_the_call()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_truncated_compressed_reply_fails_the_call(string subject)
     {
+        CompressionVariant encoder = CompressionSubject.Named(subject).Main;
         await using var relay = new FaultyRelay(Port, reply: new Fault(CutAfter: 6_000));
-        Exception outcome = await CallAsync(CompressionVariant.Zstd, CompressionVariant.Zstd, client => client.GetOrdersAsync(1_000), Via(relay));
-        output.WriteLine($"{host.HostName}, truncated reply: {outcome.GetType().Name}: {outcome.Message}");
+        Exception outcome = await CallAsync(encoder, encoder, client => client.GetOrdersAsync(1_000), Via(relay, encoder));
+        output.WriteLine($"{host.HostName} {subject}, truncated reply: {outcome.GetType().Name}: {outcome.Message}");
     }
 
     /// <summary>What a plain (or CompressionFormat) client is told by this host when it calls a compressing endpoint.</summary>
@@ -64,9 +71,9 @@ public abstract partial class CompressionContract
 
     private int Port => host.Server.GetEndpointAddress(CompressionVariant.Zstd.Path).Port;
 
-    private Uri Via(FaultyRelay relay)
+    private Uri Via(FaultyRelay relay, CompressionVariant endpoint)
     {
-        var probe = new ServiceEndpoint(ContractDescription.GetContract(typeof(IOrderService)), null, new EndpointAddress(host.Server.GetEndpointAddress(CompressionVariant.Zstd.Path)));
+        var probe = new ServiceEndpoint(ContractDescription.GetContract(typeof(IOrderService)), null, new EndpointAddress(host.Server.GetEndpointAddress(endpoint.Path)));
         relay.Route(probe);
         return probe.Address.Uri;
     }

@@ -11,9 +11,10 @@ namespace Surrogate.ServiceModel.Tests;
 
 /// <summary>
 /// The compression suite every host and transport runs: every codec and level (and raw frames, and WCF's own
-/// CompressionFormat) over real sockets with the 2011 Orders call and DataSets, plain and as the payload; raw
-/// fallback; mismatched peers; the decompressed-size limit; damaged replies; streamed transfer. Messages are small
-/// except in the one large case per codec.
+/// CompressionFormat) over real sockets with the 2011 Orders call and DataSets, plain and as the payload; then, for
+/// each <see cref="CompressionSubject"/> (zstd, the adaptive policy, the 2011 rules), raw fallback, mismatched peers,
+/// the decompressed-size limit, damaged replies and streamed transfer; and static and adaptive ends with each other.
+/// Messages are small except in the one large case per codec.
 /// </summary>
 public abstract partial class CompressionContract(CompressionHost host, ITestOutputHelper output)
 {
@@ -74,10 +75,11 @@ public abstract partial class CompressionContract(CompressionHost host, ITestOut
         });
     }
 
-    [Fact]
-    public async Task Small_and_incompressible_messages_travel_raw()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task Small_and_incompressible_messages_travel_raw(string subject)
     {
-        await UseAsync(CompressionVariant.Zstd, async client =>
+        await UseAsync(CompressionSubject.Named(subject).Main, async client =>
         {
             host.Relay.Reset();
             Assert.Equal([1, 2, 3], await client.EchoBytesAsync([1, 2, 3]));
@@ -92,22 +94,26 @@ public abstract partial class CompressionContract(CompressionHost host, ITestOut
         });
     }
 
-    [Fact]
-    public async Task A_request_over_the_services_limit_is_refused_before_the_operation_runs()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_request_over_the_services_limit_is_refused_before_the_operation_runs(string subject)
     {
+        CompressionSubject encoder = CompressionSubject.Named(subject);
         int before = host.Service.Calls;
-        var outcome = await CallAsync(CompressionVariant.Zstd, CompressionVariant.Limited, client => client.EchoBytesAsync(new byte[4 << 20]));
+        var outcome = await CallAsync(encoder.Main, encoder.Limited, client => client.EchoBytesAsync(new byte[4 << 20]));
         Assert.IsAssignableFrom<CommunicationException>(outcome);
         Assert.Equal(before, host.Service.Calls);
-        output.WriteLine($"{host.HostName}, request over the service's limit: {outcome.GetType().Name}: {outcome.Message}");
-        await UseAsync(CompressionVariant.Zstd, async client => Assert.Equal(3, (await client.EchoBytesAsync(new byte[3])).Length));
+        output.WriteLine($"{host.HostName} {subject}, request over the service's limit: {outcome.GetType().Name}: {outcome.Message}");
+        await UseAsync(encoder.Main, async client => Assert.Equal(3, (await client.EchoBytesAsync(new byte[3])).Length));
     }
 
-    [Fact]
-    public async Task A_reply_over_the_clients_limit_is_refused()
+    [Theory]
+    [MemberData(nameof(CompressionSubject.Names), MemberType = typeof(CompressionSubject))]
+    public async Task A_reply_over_the_clients_limit_is_refused(string subject)
     {
-        var outcome = await CallAsync(CompressionVariant.Limited, CompressionVariant.Zstd, client => client.GetOrdersAsync(1_000));
-        output.WriteLine($"{host.HostName}, reply over the client's limit: {outcome.GetType().Name}: {outcome.Message}");
+        CompressionSubject encoder = CompressionSubject.Named(subject);
+        var outcome = await CallAsync(encoder.Limited, encoder.Main, client => client.GetOrdersAsync(1_000));
+        output.WriteLine($"{host.HostName} {subject}, reply over the client's limit: {outcome.GetType().Name}: {outcome.Message}");
         Assert.IsAssignableFrom<CommunicationException>(outcome);
         if (host.ReadErrorsReachTheCaller)
         {
@@ -150,6 +156,9 @@ public abstract partial class CompressionContract(CompressionHost host, ITestOut
 
     /// <summary>Whether <paramref name="bytes"/> hold a frame header of <paramref name="codec"/> (0: raw).</summary>
     protected static bool Frames(byte[] bytes, byte codec) => bytes.AsSpan().IndexOf(new byte[] { 0xDC, 0x01, codec }) >= 0;
+
+    /// <summary>Whether <paramref name="bytes"/> hold the frame header of any codec (not raw).</summary>
+    protected static bool CompressedFrames(byte[] bytes) => Enum.GetValues<CompressionCodec>().Any(codec => Frames(bytes, (byte)codec));
 
     private static void SameOrders(Order[] expected, Order[] actual) => Assert.Equal(Serialize(expected), Serialize(actual));
 

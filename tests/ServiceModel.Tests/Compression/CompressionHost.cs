@@ -1,6 +1,7 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
+using Surrogate.Compression;
 using Xunit;
 
 namespace Surrogate.ServiceModel.Tests;
@@ -15,6 +16,9 @@ public abstract class CompressionHost : IAsyncLifetime
     private ICountingRelay? _relay;
 
     public OrderService Service { get; } = new();
+
+    /// <summary>Where the adaptive and 2011 ends of this host and of its clients record their decisions.</summary>
+    public CompressionDecisionLog Log { get; } = new(capacity: 16_384);
 
     /// <summary>net.tcp (true) or HTTP.</summary>
     public abstract bool IsNetTcp { get; }
@@ -60,7 +64,7 @@ public abstract class CompressionHost : IAsyncLifetime
     /// </summary>
     public ChannelFactory<IOrderService> CreateFactory(CompressionVariant client, CompressionVariant? endpoint = null, Uri? via = null, TimeSpan? timeout = null)
     {
-        Binding binding = client.ClientBinding(IsNetTcp);
+        Binding binding = client.ClientBinding(IsNetTcp, Log);
         binding.SendTimeout = binding.ReceiveTimeout = binding.OpenTimeout = binding.CloseTimeout = timeout ?? TimeSpan.FromSeconds(30);
         var factory = new ChannelFactory<IOrderService>(binding, new EndpointAddress(Server.GetEndpointAddress((endpoint ?? client).Path)));
         if (via is null)

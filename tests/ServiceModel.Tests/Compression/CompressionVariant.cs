@@ -31,6 +31,26 @@ public sealed record CompressionVariant(string Name, CompressionOptions? Options
     /// <summary>net.tcp with TransferMode.Streamed, zstd.</summary>
     public static readonly CompressionVariant StreamedZstd = new("streamed-zstd", CompressionOptions.Default, Streamed: true);
 
+    /// <summary>
+    /// The adaptive policy on a link it takes as 10 Mbit/s without measuring, without exploration or CPU guard: its
+    /// choices depend on the messages only, so the suite can tell what goes compressed.
+    /// </summary>
+    public static readonly CompressionVariant Adaptive = new("adaptive", PinnedAdaptive());
+
+    public static readonly CompressionVariant AdaptiveLimited = new("adaptive-limited", PinnedAdaptive() with { MaxDecompressedSize = 64 * 1024 });
+
+    public static readonly CompressionVariant StreamedAdaptive = new("streamed-adaptive", PinnedAdaptive(), Streamed: true);
+
+    /// <summary>The adaptive policy as users get it: it measures the link (loopback here), explores and guards the CPU.</summary>
+    public static readonly CompressionVariant AdaptiveDefaults = new("adaptive-defaults", CompressionOptions.Adaptive);
+
+    /// <summary>The 2011 DynamicEncoder's rules (DEFLATE).</summary>
+    public static readonly CompressionVariant Rules2011 = new("rules2011", CompressionOptions.Rules2011);
+
+    public static readonly CompressionVariant Rules2011Limited = new("rules2011-limited", CompressionOptions.Rules2011 with { MaxDecompressedSize = 64 * 1024 });
+
+    public static readonly CompressionVariant StreamedRules2011 = new("streamed-rules2011", CompressionOptions.Rules2011, Streamed: true);
+
     /// <summary>WCF's built-in compression of the binary encoder.</summary>
     public static readonly CompressionVariant BuiltInGZip = new("format-gzip", BuiltIn: CompressionFormat.GZip);
 
@@ -47,7 +67,10 @@ public sealed record CompressionVariant(string Name, CompressionOptions? Options
 
     /// <summary>Every endpoint a host serves.</summary>
     public static IReadOnlyList<CompressionVariant> All { get; } =
-        [.. Matrix(), .. Codecs(), Plain, Raw, Zstd, Limited, StreamedZstd, BuiltInGZip, BuiltInDeflate];
+    [
+        .. Matrix(), .. Codecs(), Plain, Raw, Zstd, Limited, StreamedZstd, BuiltInGZip, BuiltInDeflate,
+        Adaptive, AdaptiveLimited, StreamedAdaptive, AdaptiveDefaults, Rules2011, Rules2011Limited, StreamedRules2011,
+    ];
 
     public static CompressionVariant Named(string name) => All.Single(v => v.Name == name);
 
@@ -55,7 +78,7 @@ public sealed record CompressionVariant(string Name, CompressionOptions? Options
     /// The System.ServiceModel binding of this variant (the client's, and the stand-in host's): binary encoding over
     /// net.tcp (64 KB connection buffers) or HTTP, 64 MB quotas.
     /// </summary>
-    public Binding ClientBinding(bool netTcp)
+    public Binding ClientBinding(bool netTcp, CompressionDecisionLog? log = null)
     {
         var binary = new BinaryMessageEncodingBindingElement { CompressionFormat = BuiltIn };
         SetQuotas(binary.ReaderQuotas);
@@ -64,8 +87,21 @@ public sealed record CompressionVariant(string Name, CompressionOptions? Options
             : new HttpTransportBindingElement { MaxBufferSize = LargeMessage };
         transport.MaxReceivedMessageSize = LargeMessage;
         var binding = new CustomBinding(binary, transport);
-        return Options is null ? binding : binding.WithCompression(Options);
+        return OptionsWith(log) is { } options ? binding.WithCompression(options) : binding;
     }
+
+    /// <summary>The options, writing the decisions of the adaptive and 2011 policies to <paramref name="log"/>.</summary>
+    public CompressionOptions? OptionsWith(CompressionDecisionLog? log) =>
+        Options is { Policy: not CompressionPolicy.Fixed } options && log is not null ? options with { DecisionLog = log } : Options;
+
+    private static CompressionOptions PinnedAdaptive() => CompressionOptions.Adaptive with
+    {
+        Goal = CompressionGoal.Latency,
+        MeasureLink = false,
+        LinkBitsPerSecond = 10_000_000,
+        ExplorationRate = 0,
+        CpuHighWatermark = 1,
+    };
 
     public static void SetQuotas(XmlDictionaryReaderQuotas quotas)
     {

@@ -1,0 +1,292 @@
+using System.Diagnostics;
+using Surrogate.Compression.Framing;
+
+namespace Surrogate.Compression.Policies;
+
+/// <summary>The adaptive policy's settings, from <see cref="CompressionOptions"/> or (in tests) given directly.</summary>
+internal sealed record AdaptiveSettings(
+    Arm[] Arms,
+    CompressionGoal Goal,
+    double ExplorationRate,
+    double LinkBytesPerSecond,
+    bool MeasureLink,
+    double MinSaving,
+    double CpuHighWatermark,
+    double CpuLowWatermark,
+    CompressionDecisionLog? Log,
+    ulong Seed = 0x9E3779B97F4A7C15)
+{
+    /// <summary>Each key tries the steps next to its choice at least this often while it is in use.</summary>
+    public static readonly TimeSpan ExplorationInterval = TimeSpan.FromSeconds(5);
+
+    public static AdaptiveSettings From(CompressionOptions options) => new(
+        ArmLadder.Build(options.AdaptiveCodecs), options.Goal, options.ExplorationRate, options.LinkBitsPerSecond / 8.0,
+        options.MeasureLink, options.MinSaving, options.CpuHighWatermark, options.CpuLowWatermark, options.DecisionLog);
+}
+
+/// <summary>
+/// Chooses raw or a codec and level per message with the model of docs/compression.md ("The adaptive encoder"): for
+/// each step of the ladder, the time per message at the bottleneck (throughput: the larger of CPU time over cores and
+/// wire bytes over the link rate) or the time of one message (latency: compressing, slowed by CPU load, the wire
+/// bytes at the link rate, and decompressing at the codec's own speed), from estimates per key (action and size
+/// class); a step a key never tried takes the ladder's prior ratio and the policy-wide speed (else the prior). A share of messages and every key
+/// at least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
+/// incompressible messages raw before a codec without early abort (or a key's first message) sees them; and a
+/// compressed message that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where
+/// decompressing must pay for itself) goes raw.
+/// </summary>
+internal sealed class AdaptivePolicy : MessagePolicy
+{
+    private const int RawHeader = CompressedFrame.HeaderSize + CompressedFrame.RawBlockHeaderSize;
+    private const int CompressedHeader = CompressedFrame.HeaderSize + CompressedFrame.CompressedBlockHeaderSize;
+
+    private readonly AdaptiveSettings _settings;
+    private readonly IPolicyEnvironment _env;
+    private readonly Arm[] _arms;
+    private readonly Estimates _global;
+    private readonly Lock _globalGate = new();
+    private readonly double[] _decode = new double[8];
+    private readonly KeyTable<AdaptiveKey> _keys;
+    private readonly long _explorationTicks = (long)(AdaptiveSettings.ExplorationInterval.TotalSeconds * Stopwatch.Frequency);
+    private long _keysCreated;
+
+    public AdaptivePolicy(AdaptiveSettings settings, IPolicyEnvironment env)
+        : base(settings.Log)
+    {
+        _settings = settings;
+        _env = env;
+        _arms = settings.Arms;
+        long now = env.Timestamp;
+        _global = new Estimates(_arms.Length, now);
+        Array.Fill(_decode, double.NaN);
+        Cpu = new CpuMonitor(env, settings.CpuHighWatermark, settings.CpuLowWatermark, _arms.Length - 1);
+        Link = new LinkEstimator(settings.LinkBytesPerSecond, settings.MeasureLink, now);
+        _keys = new KeyTable<AdaptiveKey>((action, sizeClass) => new AdaptiveKey(
+            action, sizeClass, _arms.Length, _env.Timestamp, settings.Seed + ((ulong)Interlocked.Increment(ref _keysCreated) * 0x9E3779B97F4A7C15)));
+    }
+
+    public CpuMonitor Cpu { get; }
+
+    public LinkEstimator Link { get; }
+
+    public IReadOnlyList<Arm> Arms => _arms;
+
+    public override CompressionChoice Choose(string action, ReadOnlySpan<byte> sample, long length)
+    {
+        long now = _env.Timestamp;
+        Cpu.Sample(now);
+        AdaptiveKey key = _keys.Get(action, KeyTable<AdaptiveKey>.SizeClass(length));
+        double link = Link.Estimate(now, out string source);
+        CompressionMetrics.Link(link, source);
+        CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal : Cpu.Loaded ? CompressionGoal.Throughput : CompressionGoal.Latency;
+        var model = new Model(length == long.MaxValue ? CompressedFrame.StreamBlockSize : length, link, goal, Cpu.Utilization, Cpu.CpuSecondsPerByte, _env.ProcessorCount);
+        int cap = Math.Min(Cpu.Cap, _arms.Length - 1);
+        int chosen;
+        CompressionDecisionReason reason;
+        double predicted;
+        bool firstLook;
+        lock (key.Gate)
+        {
+            key.Messages++;
+            int best = Best(key, model, _arms.Length - 1);
+            chosen = best <= cap ? best : Best(key, model, cap);
+            reason = best <= cap ? CompressionDecisionReason.Model : CompressionDecisionReason.CpuGuard;
+            int explore = Explore(key, chosen, cap, now);
+            if (explore >= 0)
+            {
+                chosen = explore;
+                reason = CompressionDecisionReason.Exploration;
+            }
+
+            key.Estimates.LastTried[chosen] = now;
+            predicted = RatioOf(key, chosen);
+            firstLook = !key.Checked;
+            key.Checked = true;
+        }
+
+        if (reason != CompressionDecisionReason.Exploration)
+        {
+            Cpu.NoteChosen(chosen);
+        }
+
+        Arm arm = _arms[chosen];
+        if (arm.Codec is not { } codec)
+        {
+            return new CompressionChoice(null, 0, reason, action, 1, key, chosen, 1, link, model.Utilization, goal);
+        }
+
+        if ((firstLook || !arm.EarlyAbort) && ByteEntropy.BitsPerByte(sample) >= ByteEntropy.Incompressible)
+        {
+            MarkIncompressible(key, allSteps: firstLook);
+            return new CompressionChoice(null, 0, CompressionDecisionReason.Incompressible, action, 1, key, 0, 1, link, model.Utilization, goal);
+        }
+
+        double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec) : 0);
+        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal);
+    }
+
+    public override void Sent(in CompressionChoice choice, in CompressionOutcome outcome)
+    {
+        base.Sent(choice, outcome);
+        long now = _env.Timestamp;
+        Cpu.AddWork(outcome.Length, outcome.ElapsedTicks);
+        Link.OnSent(outcome.WireLength, now);
+        if (choice.Key is not AdaptiveKey key || choice.Codec is not { } codec || choice.Arm <= 0 || outcome.Length <= 0)
+        {
+            return;
+        }
+
+        // A rejected attempt (sent raw) only tells that the ratio was above the gate: count it as no saving.
+        double ratio = outcome.Codec is null ? 1 : Math.Max(0, outcome.WireLength - CompressedHeader) / (double)outcome.Length;
+        double secondsPerByte = outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length;
+        double estimatedRatio;
+        double estimatedTime;
+        lock (key.Gate)
+        {
+            key.Estimates.Observe(choice.Arm, ratio, secondsPerByte);
+            estimatedRatio = key.Estimates.Ratio[choice.Arm];
+            estimatedTime = key.Estimates.SecondsPerByte[choice.Arm];
+        }
+
+        if (outcome.Codec is not null)
+        {
+            lock (_globalGate)
+            {
+                // Only speeds are shared between keys (ratios depend on the data), and only of messages that compressed:
+                // zstd and LZ4 give up on random data far faster than they compress. A step's first use pays for
+                // creating its codec state: that time is not its speed.
+                _global.Observe(choice.Arm, ratio, _global.Samples[choice.Arm] == 0 ? double.NaN : secondsPerByte);
+            }
+        }
+
+        CompressionMetrics.Estimates(key.Action, key.SizeClass, codec, choice.Level, estimatedRatio, 1 / estimatedTime);
+    }
+
+    public override void Received(in CompressionOutcome outcome)
+    {
+        base.Received(outcome);
+        if (outcome.Codec is not { } codec || outcome.WireLength >= outcome.Length || outcome.Length < 4096)
+        {
+            return;
+        }
+
+        double secondsPerByte = outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length;
+        double estimate;
+        lock (_globalGate)
+        {
+            double was = _decode[(int)codec];
+            estimate = _decode[(int)codec] = double.IsNaN(was) ? secondsPerByte : (0.8 * was) + (0.2 * secondsPerByte);
+        }
+
+        CompressionMetrics.Decode(codec, 1 / estimate);
+    }
+
+    public override RoundTripClock? CreateClock() => _settings.MeasureLink ? new RoundTripClock(Link, _env) : null;
+
+    public override void TransportWrite(int bytes, long ticks) => Link.OnBlockedWrite(bytes, ticks, _env.Timestamp);
+
+    /// <summary>Decompression time per byte of <paramref name="codec"/>: measured on frames this end received, else the prior.</summary>
+    public double DecodeSecondsPerByte(CompressionCodec codec)
+    {
+        double measured = Volatile.Read(ref _decode[(int)codec]);
+        return double.IsNaN(measured) ? ArmLadder.PriorDecodeSecondsPerByte(codec) : measured;
+    }
+
+    /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
+    private int Best(AdaptiveKey key, in Model model, int top)
+    {
+        int best = 0;
+        double bestCost = Cost(key, model, 0);
+        for (int step = 1; step <= top; step++)
+        {
+            double cost = Cost(key, model, step);
+            if (cost < bestCost * (1 - 1e-9))
+            {
+                best = step;
+                bestCost = cost;
+            }
+        }
+
+        return best;
+    }
+
+    /// <summary>Seconds per message at the bottleneck (throughput) or for the message (latency); lower is better.</summary>
+    private double Cost(AdaptiveKey key, in Model model, int step)
+    {
+        Arm arm = _arms[step];
+        double s = model.Length;
+        if (arm.Codec is not { } codec)
+        {
+            double rawWire = (s + RawHeader) / model.Link;
+            return model.Goal == CompressionGoal.Latency ? rawWire : Math.Max(s * model.OtherCpuPerByte / model.Cores, rawWire);
+        }
+
+        double wire = ((s * RatioOf(key, step)) + CompressedHeader) / model.Link;
+        double compress = s * TimeOf(key, step);
+        return model.Goal == CompressionGoal.Latency
+            ? (compress / Math.Max(0.1, 1 - model.Utilization)) + wire + (s * DecodeSecondsPerByte(codec))
+            : Math.Max(((s * model.OtherCpuPerByte) + compress) / model.Cores, wire);
+    }
+
+    private double RatioOf(AdaptiveKey key, int step) =>
+        _arms[step].Codec is null ? 1 : key.Estimates.Samples[step] > 0 ? key.Estimates.Ratio[step] : _arms[step].PriorRatio;
+
+    private double TimeOf(AdaptiveKey key, int step)
+    {
+        double time = key.Estimates.SecondsPerByte[step];
+        if (double.IsNaN(time))
+        {
+            time = Volatile.Read(ref _global.SecondsPerByte[step]);
+        }
+
+        return double.IsNaN(time) ? _arms[step].PriorSecondsPerByte : time;
+    }
+
+    /// <summary>
+    /// The step to try instead of <paramref name="chosen"/>, or -1: a neighbour (the one tried longest ago) after a
+    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages, or when a neighbour
+    /// has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>.
+    /// </summary>
+    private int Explore(AdaptiveKey key, int chosen, int cap, long now)
+    {
+        int below = chosen - 1;
+        int above = chosen + 1 <= cap ? chosen + 1 : -1;
+        if (below < 0 && above < 0)
+        {
+            return -1;
+        }
+
+        long[] tried = key.Estimates.LastTried;
+        int stalest = below < 0 ? above : above < 0 ? below : tried[above] <= tried[below] ? above : below;
+        if (Link.TakeBurst() || (_settings.ExplorationRate > 0 && key.NextDouble() < _settings.ExplorationRate))
+        {
+            return stalest;
+        }
+
+        return key.Messages > 1 && now - tried[stalest] >= _explorationTicks ? stalest : -1;
+    }
+
+    /// <summary>
+    /// The first sample of a key (or one before a codec without early abort) looked random: every compressed step
+    /// of the key (or those without early abort) is taken as saving nothing until a measurement says otherwise.
+    /// </summary>
+    private void MarkIncompressible(AdaptiveKey key, bool allSteps)
+    {
+        lock (key.Gate)
+        {
+            for (int step = 1; step < _arms.Length; step++)
+            {
+                if (allSteps || !_arms[step].EarlyAbort)
+                {
+                    key.Estimates.Observe(step, 1, double.NaN);
+                }
+            }
+        }
+    }
+
+    /// <summary>What the cost of a step depends on besides the step's estimates.</summary>
+    private readonly record struct Model(double Length, double Link, CompressionGoal Goal, double Utilization, double OtherCpu, int Cores)
+    {
+        public double OtherCpuPerByte => double.IsNaN(OtherCpu) ? 0 : OtherCpu;
+    }
+}

@@ -1,0 +1,59 @@
+namespace Surrogate.Compression.Policies;
+
+/// <summary>
+/// One choice of the adaptive policy: raw, or a codec at a level, with the estimates it starts from before anything
+/// is measured. <paramref name="EarlyAbort"/> is true for codecs that give up quickly on incompressible input (zstd,
+/// LZ4); the others get an entropy check first.
+/// </summary>
+internal sealed record Arm(int Index, CompressionCodec? Codec, int Level, double PriorRatio, double PriorSecondsPerByte, bool EarlyAbort);
+
+/// <summary>
+/// The adaptive policy's ladder: raw and each allowed codec's levels, ordered from the cheapest to the dearest by
+/// their prior compression speed, so the CPU guard can cap it by position. The priors are rough figures for SOAP
+/// messages on one core of a current x64 machine (docs/compression.md); measurements replace them within a few
+/// messages, and they only decide for choices never tried.
+/// </summary>
+internal static class ArmLadder
+{
+    // (level, ratio, compress MB/s) per codec.
+    private static readonly (int Level, double Ratio, double MBps)[] Lz4 = [(0, 0.35, 400)];
+    private static readonly (int Level, double Ratio, double MBps)[] Zstd = [(1, 0.25, 250), (3, 0.22, 120), (6, 0.20, 50), (9, 0.19, 30), (15, 0.18, 6)];
+    private static readonly (int Level, double Ratio, double MBps)[] Brotli = [(1, 0.27, 120), (4, 0.21, 50), (9, 0.18, 6)];
+    private static readonly (int Level, double Ratio, double MBps)[] ZLib = [(2, 0.30, 90), (6, 0.24, 35), (9, 0.23, 12)];
+
+    /// <summary>Raw first, then every level of <paramref name="codecs"/>, cheapest first.</summary>
+    public static Arm[] Build(IReadOnlyList<CompressionCodec> codecs)
+    {
+        var arms = new List<Arm> { new(0, null, 0, 1, 0, true) };
+        foreach (CompressionCodec codec in codecs)
+        {
+            foreach ((int level, double ratio, double mbps) in Profile(codec))
+            {
+                arms.Add(new Arm(0, codec, level, ratio, 1 / (mbps * 1e6), codec is CompressionCodec.Zstd or CompressionCodec.Lz4));
+            }
+        }
+
+        return Ordered(arms);
+    }
+
+    /// <summary><paramref name="arms"/> (raw among them) ordered cheapest first and numbered.</summary>
+    public static Arm[] Ordered(IEnumerable<Arm> arms) =>
+        [.. arms.OrderBy(a => a.PriorSecondsPerByte).Select((a, i) => a with { Index = i })];
+
+    /// <summary>Decompression time per byte of output before any is measured.</summary>
+    public static double PriorDecodeSecondsPerByte(CompressionCodec codec) => codec switch
+    {
+        CompressionCodec.Lz4 => 1 / 2000e6,
+        CompressionCodec.Zstd => 1 / 700e6,
+        CompressionCodec.Brotli => 1 / 350e6,
+        _ => 1 / 400e6,
+    };
+
+    private static (int Level, double Ratio, double MBps)[] Profile(CompressionCodec codec) => codec switch
+    {
+        CompressionCodec.Lz4 => Lz4,
+        CompressionCodec.Zstd => Zstd,
+        CompressionCodec.Brotli => Brotli,
+        _ => ZLib,
+    };
+}

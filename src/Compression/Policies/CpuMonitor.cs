@@ -1,0 +1,186 @@
+using System.Diagnostics;
+
+namespace Surrogate.Compression.Policies;
+
+/// <summary>
+/// This process's CPU use, measured from <see cref="IPolicyEnvironment.ProcessCpuTime"/> deltas over wall time and
+/// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the thread pool's
+/// queue, the CPU the process spends per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
+/// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up
+/// one step after relief held for 5 s. Pressure is CPU at or above the high watermark, or a thread-pool queue of
+/// 4 items per core or more that is not shrinking; relief is CPU at or below the low watermark with less than one
+/// queued item per core.
+/// </summary>
+internal sealed class CpuMonitor
+{
+    public static readonly TimeSpan SampleInterval = TimeSpan.FromMilliseconds(250);
+    public static readonly TimeSpan StepDownAfter = TimeSpan.FromSeconds(2);
+    public static readonly TimeSpan StepUpAfter = TimeSpan.FromSeconds(5);
+
+    /// <summary>No cap: every step of the ladder is allowed.</summary>
+    public const int Uncapped = int.MaxValue;
+
+    // Auto goal: loaded from 60% of all cores, idle again below 50%.
+    private const double LoadedFrom = 0.6;
+    private const double IdleBelow = 0.5;
+
+    private readonly IPolicyEnvironment _env;
+    private readonly double _high;
+    private readonly double _low;
+    private readonly int _top;
+    private readonly long _interval = Ticks(SampleInterval);
+    private readonly Lock _gate = new();
+    private long _lastSample;
+    private TimeSpan _lastCpu;
+    private double _utilization;
+    private long _previousQueue;
+    private long _pressureSince = -1;
+    private long _reliefSince = -1;
+    private int _cap = Uncapped;
+    private int _highestChosen;
+    private int _highestRecent;
+    private bool _loaded;
+    private bool _sampled;
+    private long _bytes;
+    private long _codecTicks;
+    private double _cpuPerByte = double.NaN;
+
+    /// <param name="env">The process.</param>
+    /// <param name="high">The high watermark; 1 or more turns the guard off.</param>
+    /// <param name="low">The low watermark.</param>
+    /// <param name="top">The highest ladder step (the cap goes back to <see cref="Uncapped"/> when it passes it).</param>
+    public CpuMonitor(IPolicyEnvironment env, double high, double low, int top)
+    {
+        _env = env;
+        _high = high;
+        _low = low;
+        _top = top;
+        _lastSample = env.Timestamp;
+        _lastCpu = env.ProcessCpuTime;
+    }
+
+    /// <summary>CPU use over the last intervals, a share of all cores (0 until the first interval ends).</summary>
+    public double Utilization => Volatile.Read(ref _utilization);
+
+    /// <summary>The highest ladder step the guard allows; <see cref="Uncapped"/> when it allows all.</summary>
+    public int Cap => Volatile.Read(ref _cap);
+
+    /// <summary>Whether the process counts as loaded for <see cref="CompressionGoal.Auto"/>.</summary>
+    public bool Loaded => Volatile.Read(ref _loaded);
+
+    /// <summary>CPU seconds per byte sent spent outside compression (serialising, the transport); NaN until measured.</summary>
+    public double CpuSecondsPerByte => Volatile.Read(ref _cpuPerByte);
+
+    /// <summary>A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing.</summary>
+    public void AddWork(long bytes, long codecTicks)
+    {
+        Interlocked.Add(ref _bytes, bytes);
+        Interlocked.Add(ref _codecTicks, codecTicks);
+    }
+
+    /// <summary>The model chose ladder step <paramref name="step"/>: the guard's first step down starts below the highest one chosen since the previous sample.</summary>
+    public void NoteChosen(int step)
+    {
+        int seen = Volatile.Read(ref _highestChosen);
+        while (step > seen)
+        {
+            int was = Interlocked.CompareExchange(ref _highestChosen, step, seen);
+            if (was == seen)
+            {
+                return;
+            }
+
+            seen = was;
+        }
+    }
+
+    /// <summary>Takes a sample when the interval has passed; otherwise costs one read.</summary>
+    public void Sample(long now)
+    {
+        if (now - Volatile.Read(ref _lastSample) < _interval)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            if (now - _lastSample < _interval)
+            {
+                return;
+            }
+
+            TimeSpan cpu = _env.ProcessCpuTime;
+            double wall = (now - _lastSample) / (double)Stopwatch.Frequency;
+            double used = Math.Clamp((cpu - _lastCpu).TotalSeconds / (wall * Math.Max(1, _env.ProcessorCount)), 0, 1);
+            double utilization = _sampled ? (0.5 * _utilization) + (0.5 * used) : used;
+            _sampled = true;
+            MeasureCpuPerByte((cpu - _lastCpu).TotalSeconds);
+            _lastSample = now;
+            _lastCpu = cpu;
+            Volatile.Write(ref _utilization, utilization);
+            Volatile.Write(ref _loaded, utilization >= LoadedFrom || (_loaded && utilization >= IdleBelow));
+            long queue = _env.PendingWorkItems;
+            // The highest step chosen since the previous sample: the guard's first step down starts below it.
+            _highestRecent = Interlocked.Exchange(ref _highestChosen, 0);
+            Guard(now, utilization, queue);
+            _previousQueue = queue;
+            CompressionMetrics.Cpu(utilization, _cap == Uncapped ? _top : _cap);
+        }
+    }
+
+    private void MeasureCpuPerByte(double cpuSeconds)
+    {
+        long bytes = Interlocked.Exchange(ref _bytes, 0);
+        long codecTicks = Interlocked.Exchange(ref _codecTicks, 0);
+        if (bytes >= 64 * 1024)
+        {
+            double perByte = Math.Max(0, cpuSeconds - (codecTicks / (double)Stopwatch.Frequency)) / bytes;
+            Volatile.Write(ref _cpuPerByte, double.IsNaN(_cpuPerByte) ? perByte : (0.5 * _cpuPerByte) + (0.5 * perByte));
+        }
+    }
+
+    private void Guard(long now, double utilization, long queue)
+    {
+        if (_high >= 1)
+        {
+            return;
+        }
+
+        int cores = Math.Max(1, _env.ProcessorCount);
+        bool pressure = utilization >= _high || (queue >= 4L * cores && queue >= _previousQueue);
+        bool relief = utilization <= _low && queue < cores;
+        if (pressure)
+        {
+            _reliefSince = -1;
+            if (_pressureSince < 0)
+            {
+                _pressureSince = now;
+            }
+            else if (now - _pressureSince >= Ticks(StepDownAfter))
+            {
+                int from = _cap == Uncapped ? Math.Min(_highestRecent, _top) : _cap;
+                Volatile.Write(ref _cap, Math.Max(0, from - 1));
+                _pressureSince = now;
+            }
+        }
+        else if (relief)
+        {
+            _pressureSince = -1;
+            if (_reliefSince < 0)
+            {
+                _reliefSince = now;
+            }
+            else if (now - _reliefSince >= Ticks(StepUpAfter) && _cap != Uncapped)
+            {
+                Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
+                _reliefSince = now;
+            }
+        }
+        else
+        {
+            _pressureSince = _reliefSince = -1;
+        }
+    }
+
+    private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
+}

@@ -1,0 +1,333 @@
+using System.Diagnostics;
+
+namespace Surrogate.Compression.Policies;
+
+/// <summary>
+/// The link's delivered rate as far as an encoder can observe it (docs/compression.md, "Measuring the link"):
+/// <list type="bullet">
+/// <item>round trips of a session encoder: the time from a message sent to the peer's next message, which covers the
+/// sent bytes crossing the link, the peer's work and the answer's bytes. Each one bounds the rate from below (both
+/// messages' wire bytes crossed within the gap); the largest bound of the last 8 round trips (within 5 s) counts. A
+/// recursive least-squares fit with forgetting of gap = fixed + p·(bytes before compression) + q·(bytes on the wire)
+/// separates the link's time per byte (q) from the peer's (p), as long as the wire bytes vary apart from the message
+/// sizes, which exploration makes sure of; it counts while q is known to within 25% (or 4 ms per MB), as the slow
+/// end of that range, and never below the bound. The bound is tight where the link dominates the gap (slow links),
+/// the fit where the peer does (fast ones);</item>
+/// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
+/// transport took them at the link's pace; these override the fit for 5 s;</item>
+/// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
+/// <item>the configured rate until any of these says otherwise.</item>
+/// </list>
+/// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
+/// knew and the policy explores for the next few messages.
+/// </summary>
+internal sealed class LinkEstimator
+{
+    public const double MaxBytesPerSecond = 12.5e9;
+    public const double MinBytesPerSecond = 1e3;
+
+    /// <summary>Messages explored after a change of link.</summary>
+    public const int BurstLength = 8;
+
+    private const double Forgetting = 0.995;
+    private const int Bounds = 8;
+    private const double MinBlockedBytes = 8 * 1024;
+    private const double MinBlockedSeconds = 0.0005;
+
+    private readonly double _prior;
+    private readonly bool _measure;
+    private readonly Lock _gate = new();
+    private readonly long _second = Stopwatch.Frequency;
+
+    // gap (ms) = c0 + p·u + q·w, with u and w in MB: q is ms per MB, 1e9 / bytes per second.
+    private readonly double[] _theta = new double[3];
+    private readonly double[] _cov = new double[9];
+    private readonly double[] _initialVariance = [1e4, 1e6, 1e8];
+    private readonly double[] _bound = new double[Bounds];
+    private readonly long[] _boundAt = new long[Bounds];
+    private int _bounds;
+    private double _noise = double.NaN;
+    private int _samples;
+    private int _surprises;
+    private int _surpriseSign;
+    private double _roundTrip = double.NaN;
+    private double _direct = double.NaN;
+    private long _directAt;
+    private long _windowStart;
+    private long _windowBytes;
+    private double _sendRate = double.NaN;
+    private double _previousSendRate = double.NaN;
+    private long _sendRateAt;
+    private int _burst;
+
+    public LinkEstimator(double priorBytesPerSecond, bool measure, long now)
+    {
+        _prior = priorBytesPerSecond;
+        _measure = measure;
+        _windowStart = now;
+        _theta[2] = 1e9 / priorBytesPerSecond;
+        for (int i = 0; i < 3; i++)
+        {
+            _cov[i * 4] = _initialVariance[i];
+        }
+    }
+
+    /// <summary>The link rate in bytes per second and where it came from.</summary>
+    public double Estimate(long now, out string source)
+    {
+        if (!_measure)
+        {
+            source = "prior";
+            return _prior;
+        }
+
+        lock (_gate)
+        {
+            double rate = _prior;
+            source = "prior";
+            double bound = Bound(now);
+            if (!double.IsNaN(_roundTrip) || bound > 0)
+            {
+                rate = Math.Max(double.IsNaN(_roundTrip) ? 0 : _roundTrip, bound);
+                source = "round_trip";
+            }
+
+            if (!double.IsNaN(_direct) && now - _directAt <= 5 * _second)
+            {
+                rate = _direct;
+                source = "blocked_writes";
+            }
+
+            if (!double.IsNaN(_previousSendRate) && now - _sendRateAt <= 2 * _second && Math.Min(_sendRate, _previousSendRate) > rate)
+            {
+                rate = Math.Min(_sendRate, _previousSendRate);
+                source = "send_rate";
+            }
+
+            return rate;
+        }
+    }
+
+    /// <summary>True (once per message, for <see cref="BurstLength"/> messages) after a change of link.</summary>
+    public bool TakeBurst()
+    {
+        int left = Volatile.Read(ref _burst);
+        while (left > 0)
+        {
+            int was = Interlocked.CompareExchange(ref _burst, left - 1, left);
+            if (was == left)
+            {
+                return true;
+            }
+
+            left = was;
+        }
+
+        return false;
+    }
+
+    /// <summary>A round trip: <paramref name="gapTicks"/> from a send to the next receive, with both messages' bytes.</summary>
+    public void OnRoundTrip(long gapTicks, long wireBytes, long lengthBytes, long now)
+    {
+        if (!_measure || gapTicks <= 0)
+        {
+            return;
+        }
+
+        double y = gapTicks * 1e3 / _second;
+        Span<double> x = [1, lengthBytes / 1e6, wireBytes / 1e6];
+        lock (_gate)
+        {
+            Update(x, y);
+            _bound[_bounds % Bounds] = Math.Min(wireBytes / (gapTicks / (double)_second), MaxBytesPerSecond);
+            _boundAt[_bounds % Bounds] = now;
+            _bounds++;
+        }
+    }
+
+    /// <summary>The largest lower bound of the last round trips within 5 s (the newest one if all are older); 0 for none.</summary>
+    private double Bound(long now)
+    {
+        int kept = Math.Min(_bounds, Bounds);
+        if (kept == 0)
+        {
+            return 0;
+        }
+
+        double bound = _bound[(_bounds - 1) % Bounds];
+        for (int i = 0; i < kept; i++)
+        {
+            if (now - _boundAt[i] <= 5 * _second)
+            {
+                bound = Math.Max(bound, _bound[i]);
+            }
+        }
+
+        return bound;
+    }
+
+    /// <summary>A streamed frame's write of <paramref name="bytes"/> that took <paramref name="ticks"/>.</summary>
+    public void OnBlockedWrite(int bytes, long ticks, long now)
+    {
+        double seconds = ticks / (double)_second;
+        if (!_measure || bytes < MinBlockedBytes || seconds < MinBlockedSeconds)
+        {
+            return;
+        }
+
+        double rate = Math.Clamp(bytes / seconds, MinBytesPerSecond, MaxBytesPerSecond);
+        lock (_gate)
+        {
+            _direct = double.IsNaN(_direct) || now - _directAt > 5 * _second ? rate : (0.7 * _direct) + (0.3 * rate);
+            _directAt = now;
+        }
+    }
+
+    /// <summary>A message of <paramref name="wireBytes"/> was handed to the transport.</summary>
+    public void OnSent(long wireBytes, long now)
+    {
+        if (!_measure)
+        {
+            return;
+        }
+
+        Interlocked.Add(ref _windowBytes, wireBytes);
+        if (now - Volatile.Read(ref _windowStart) < _second)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            long elapsed = now - _windowStart;
+            if (elapsed < _second)
+            {
+                return;
+            }
+
+            long bytes = Interlocked.Exchange(ref _windowBytes, 0);
+            double rate = bytes / (elapsed / (double)_second);
+            // A window that spans an idle stretch says nothing about the link; two busy ones in a row do.
+            bool busy = elapsed <= 2 * _second;
+            _previousSendRate = busy && now - _sendRateAt <= 3 * _second ? _sendRate : double.NaN;
+            _sendRate = busy ? rate : double.NaN;
+            _sendRateAt = now;
+            Volatile.Write(ref _windowStart, now);
+        }
+    }
+
+    private void Update(ReadOnlySpan<double> x, double y)
+    {
+        Span<double> px = stackalloc double[3];
+        for (int i = 0; i < 3; i++)
+        {
+            px[i] = (_cov[i * 3] * x[0]) + (_cov[(i * 3) + 1] * x[1]) + (_cov[(i * 3) + 2] * x[2]);
+        }
+
+        double denominator = Forgetting + (x[0] * px[0]) + (x[1] * px[1]) + (x[2] * px[2]);
+        double error = y - ((_theta[0] * x[0]) + (_theta[1] * x[1]) + (_theta[2] * x[2]));
+        double used = error;
+        bool reset = false;
+        if (_samples >= 5 && !double.IsNaN(_noise))
+        {
+            double spread = Math.Sqrt(_noise);
+            reset = Surprise(error, spread);
+            used = reset ? error : Math.Clamp(error, -(3 * spread) - 0.1, (3 * spread) + 0.1);
+        }
+
+        for (int i = 0; i < 3; i++)
+        {
+            _theta[i] += px[i] / denominator * used;
+        }
+
+        for (int i = 0; i < 3; i++)
+        {
+            for (int j = 0; j < 3; j++)
+            {
+                _cov[(i * 3) + j] = (_cov[(i * 3) + j] - (px[i] * px[j] / denominator)) / Forgetting;
+            }
+        }
+
+        BoundCovariance();
+
+        if (reset)
+        {
+            // The error that revealed the change says nothing about the new link's noise.
+            return;
+        }
+
+        // The noise (ms², at least 0.1 ms squared) from the error left after the update (the one before it is large
+        // while the fit is still learning): a plain mean of the first 10, then a moving average that a single outlier
+        // can raise at most 25-fold.
+        double residual = error * Forgetting / denominator;
+        double squared = residual * residual;
+        double weight = 1.0 / Math.Min(_samples + 1, 10);
+        _noise = double.IsNaN(_noise) ? Math.Max(squared, 0.01) : Math.Max(((1 - weight) * _noise) + (weight * Math.Min(squared, 25 * _noise)), 0.01);
+        _samples++;
+        UpdateRate();
+    }
+
+    /// <summary>
+    /// Forgetting inflates the uncertainty of what the samples do not excite without limit; no direction may become
+    /// less certain than before the first sample (scaling its row and column keeps the matrix positive definite).
+    /// </summary>
+    private void BoundCovariance()
+    {
+        for (int i = 0; i < 3; i++)
+        {
+            double variance = _cov[i * 4];
+            if (variance > _initialVariance[i])
+            {
+                double scale = Math.Sqrt(_initialVariance[i] / variance);
+                for (int j = 0; j < 3; j++)
+                {
+                    _cov[(i * 3) + j] *= scale;
+                    _cov[(j * 3) + i] *= scale;
+                }
+            }
+        }
+    }
+
+    /// <summary>Counts errors far out on one side; the third in a row resets the fit and asks for exploration.</summary>
+    private bool Surprise(double error, double spread)
+    {
+        if (Math.Abs(error) <= (4 * spread) + 0.2)
+        {
+            _surprises = 0;
+            return false;
+        }
+
+        int sign = Math.Sign(error);
+        _surprises = sign == _surpriseSign ? _surprises + 1 : 1;
+        _surpriseSign = sign;
+        if (_surprises < 3)
+        {
+            return false;
+        }
+
+        // A new link: forget the fit's certainty and its noise, drop the old bounds, and explore.
+        _surprises = 0;
+        for (int i = 0; i < _cov.Length; i++)
+        {
+            _cov[i] *= 100;
+        }
+
+        _noise = double.NaN;
+        _samples = 0;
+        _roundTrip = double.NaN;
+        _bounds = 0;
+        Volatile.Write(ref _burst, BurstLength);
+        return true;
+    }
+
+    private void UpdateRate()
+    {
+        double q = _theta[2];
+        double spread = Math.Sqrt(Math.Max(_cov[8], 0) * _noise);
+        if ((q > 0 && spread <= 0.25 * q) || spread <= 4.0)
+        {
+            double slow = Math.Max(q + (2 * spread), 1e9 / MaxBytesPerSecond);
+            _roundTrip = Math.Clamp(1e9 / slow, MinBytesPerSecond, MaxBytesPerSecond);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+using Surrogate.Compression.Policies;
+using Xunit.Abstractions;
+
+namespace Surrogate.Compression.Tests.Adaptive;
+
+/// <summary>
+/// The adaptive policy over time, on an injected clock: the CPU guard's steps and hysteresis, the exploration rate,
+/// and recovery after the link rate changes (measured by the policy itself from the simulated round trips).
+/// </summary>
+public sealed class AdaptiveLoopTests(ITestOutputHelper output)
+{
+    private const long Message = 150_000;
+
+    [Fact]
+    public void Cpu_pressure_steps_down_one_step_per_two_seconds_and_back_up_one_per_five()
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_500_000, exploration: 0);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 1_500_000 / 8.0 };
+        Assert.Equal("zstd-9", PolicyWorld.Name(world.Send(Message, 20)[^1]));
+
+        env.Utilization = 0.95;
+        List<(double Seconds, int Cap)> down = CapChanges(world, policy, seconds: 7, (choice, cap) =>
+            Assert.True(choice.Reason == CompressionDecisionReason.Exploration || choice.Arm <= cap, $"step {choice.Arm} above cap {cap}"));
+        output.WriteLine("down: " + string.Join(", ", down.Select(d => $"{d.Cap} at {d.Seconds:F2} s")));
+        // Steps down one at a time: the first after 2 s of pressure (the CPU figure is smoothed, so pressure shows
+        // within about 1.5 s of the change), then one per 2 s (±1 message).
+        Assert.InRange(down.Count, 2, 3);
+        Assert.InRange(down[0].Seconds, 2, 4);
+        Assert.True(down[0].Cap < policy.Arms.Single(a => a.Codec == CompressionCodec.Zstd && a.Level == 9).Index);
+        Assert.All(down.Zip(down.Skip(1)), p => Assert.Equal((p.First.Cap - 1, true), (p.Second.Cap, p.Second.Seconds - p.First.Seconds is >= 2 and < 2.5)));
+        int lowest = down[^1].Cap;
+
+        env.Utilization = 0.7; // between the watermarks: hold
+        Assert.Empty(CapChanges(world, policy, seconds: 10));
+        Assert.Equal(lowest, policy.Cpu.Cap);
+
+        env.Utilization = 0.3; // relief: one step up per 5 s held, until uncapped
+        List<(double Seconds, int Cap)> up = CapChanges(world, policy, seconds: 60);
+        output.WriteLine("up: " + string.Join(", ", up.Select(d => $"{d.Cap} at {d.Seconds:F2} s")));
+        Assert.InRange(up[0].Seconds, 5, 6.5);
+        Assert.All(up.Zip(up.Skip(1)), p => Assert.InRange(p.Second.Seconds - p.First.Seconds, 5, 5.5));
+        Assert.Equal(CpuMonitor.Uncapped, up[^1].Cap);
+        Assert.Equal(policy.Arms.Count - 1 - lowest, up.Count);
+        Assert.Equal("zstd-9", PolicyWorld.Name(world.Send(Message).Choice));
+    }
+
+    /// <summary>Sends for <paramref name="seconds"/>; the times (from the start) at which the guard's cap changed, and to what.</summary>
+    private static List<(double Seconds, int Cap)> CapChanges(PolicyWorld world, AdaptivePolicy policy, double seconds, Action<CompressionChoice, int>? check = null)
+    {
+        var changes = new List<(double, int)>();
+        double start = Seconds(world.Env);
+        int cap = policy.Cpu.Cap;
+        while (Seconds(world.Env) - start < seconds)
+        {
+            CompressionChoice choice = world.Send(Message).Choice;
+            check?.Invoke(choice, policy.Cpu.Cap);
+            if (policy.Cpu.Cap != cap)
+            {
+                cap = policy.Cpu.Cap;
+                changes.Add((Seconds(world.Env) - start, cap));
+            }
+        }
+
+        return changes;
+    }
+
+    [Fact]
+    public void A_growing_thread_pool_queue_is_pressure_even_at_low_cpu()
+    {
+        var env = new FakeEnvironment { Utilization = 0.3 };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_500_000, exploration: 0);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 1_500_000 / 8.0 };
+        world.Send(Message, 10);
+        env.PendingWorkItems = 50;
+        double start = Seconds(env);
+        while (Seconds(env) - start < 3)
+        {
+            world.Send(Message);
+        }
+
+        Assert.NotEqual(CpuMonitor.Uncapped, policy.Cpu.Cap);
+    }
+
+    [Theory]
+    [InlineData(0.03)]
+    [InlineData(0.10)]
+    public void A_share_of_messages_explores_at_the_configured_rate(double rate)
+    {
+        var env = new FakeEnvironment();
+        var world = new PolicyWorld(PolicyWorld.Adaptive(env, 100_000_000, exploration: rate), env) { LinkBytesPerSecond = 12.5e6 };
+        const int count = 5_000;
+        List<CompressionChoice> choices = world.Send(Message, count);
+        double seconds = Seconds(env) - 1000;
+        int explored = choices.Count(c => c.Reason == CompressionDecisionReason.Exploration);
+        // The random share (binomial, ±4σ) plus at most two minimum-rate tries per 5 s.
+        double sigma = Math.Sqrt(count * rate * (1 - rate));
+        Assert.InRange(explored, (count * rate) - (4 * sigma), (count * rate) + (4 * sigma) + (2 * Math.Ceiling(seconds / 5)));
+        Assert.All(choices.Where(c => c.Reason == CompressionDecisionReason.Exploration), c => Assert.NotEqual("zstd-1", PolicyWorld.Name(c)));
+    }
+
+    [Fact]
+    public void Without_random_exploration_each_neighbour_is_still_tried_every_five_seconds()
+    {
+        var env = new FakeEnvironment();
+        var world = new PolicyWorld(PolicyWorld.Adaptive(env, 100_000_000, exploration: 0), env) { LinkBytesPerSecond = 12.5e6 };
+        var explored = new List<(double Seconds, string Choice)>();
+        for (int i = 0; i < 60; i++)
+        {
+            CompressionChoice choice = world.Send(Message).Choice;
+            if (choice.Reason == CompressionDecisionReason.Exploration)
+            {
+                explored.Add((Seconds(env), PolicyWorld.Name(choice)));
+            }
+
+            env.Advance(1);
+        }
+
+        foreach (string neighbour in new[] { "lz4-0", "zstd-3" })
+        {
+            double[] times = [.. explored.Where(e => e.Choice == neighbour).Select(e => e.Seconds)];
+            Assert.True(times.Length >= 5, $"{neighbour}: {times.Length} tries");
+            Assert.All(times.Zip(times.Skip(1)), pair => Assert.InRange(pair.Second - pair.First, 4.9, 11));
+        }
+    }
+
+    [Theory]
+    [InlineData(100_000_000, 1_500_000)]
+    [InlineData(1_500_000, 100_000_000)]
+    [InlineData(100_000_000, 10_000_000_000)]
+    [InlineData(10_000_000_000, 100_000_000)]
+    public void After_the_link_rate_changes_the_choice_recovers_within_a_bounded_number_of_messages(long before, long after)
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_000_000_000, measureLink: true);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = before / 8.0 };
+        world.Send(Message, 400);
+        string settled = AdaptivePolicyTests.Oracle(policy, before / 8.0, CompressionGoal.Latency);
+        Assert.Equal(settled, PolicyWorld.Name(policy.Choose(world.Action, world.Sample, Message)));
+
+        world.LinkBytesPerSecond = after / 8.0;
+        string expected = AdaptivePolicyTests.Oracle(policy, after / 8.0, CompressionGoal.Latency);
+        List<CompressionChoice> choices = world.Send(Message, 200);
+        int recovered = RecoveredAfter(choices, expected);
+        output.WriteLine($"{before / 1e6} → {after / 1e6} Mbit/s: {settled} → {expected} after {recovered} messages; link estimate {policy.Link.Estimate(env.Timestamp, out string source) * 8 / 1e6:F1} Mbit/s ({source})");
+        Assert.True(recovered <= 40, $"recovered after {recovered} messages");
+    }
+
+    /// <summary>Messages until the model's choices are all <paramref name="expected"/> from there on.</summary>
+    private static int RecoveredAfter(List<CompressionChoice> choices, string expected)
+    {
+        int last = choices.FindLastIndex(c => c.Reason != CompressionDecisionReason.Exploration && PolicyWorld.Name(c) != expected);
+        return last + 1;
+    }
+
+    private static double Seconds(FakeEnvironment env) => env.Timestamp / (double)System.Diagnostics.Stopwatch.Frequency;
+}

@@ -1,0 +1,219 @@
+using Surrogate.Compression.Framing;
+using Surrogate.Compression.Policies;
+
+namespace Surrogate.Compression.Tests.Adaptive;
+
+/// <summary>
+/// The adaptive policy with injected measurements (sizes, ratios, speeds, link rate, CPU, clock), never timing: what
+/// it sends tiny and incompressible messages as, which choice it settles on in each regime, and that this is what the
+/// model computed from the true codec figures says.
+/// </summary>
+public sealed class AdaptivePolicyTests
+{
+    private const long Message = 150_000;
+
+    public static TheoryData<long, string> LatencyRegimes() => new()
+    {
+        { 10_000_000_000, "raw" },  // a fast LAN: nothing pays for one waiting caller
+        { 1_000_000_000, "lz4-0" },
+        { 100_000_000, "zstd-1" },
+        { 1_500_000, "zstd-9" },
+    };
+
+    [Fact]
+    public void Messages_below_the_floor_go_raw_without_the_policy_and_allocate_nothing()
+    {
+        var env = new FakeEnvironment();
+        var settings = new CompressionSettings(CompressionCodec.Zstd, 3, 1024, 1 << 20, PolicyWorld.Adaptive(env, 1_500_000));
+        byte[] message = TestData.Text(1000);
+        var outcome = new CompressionOutcome(true, null, 0, 1000, 1011, 0);
+        for (int i = 0; i < 100; i++)
+        {
+            settings.ReportSent(settings.Choose("urn:a", message, message.Length), outcome);
+        }
+
+        int belowFloor = 0;
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 10_000; i++)
+        {
+            CompressionChoice choice = settings.Choose("urn:a", message, message.Length);
+            belowFloor += choice.Reason == CompressionDecisionReason.BelowFloor ? 1 : 0;
+            settings.ReportSent(choice, outcome);
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(10_000, belowFloor);
+        Assert.Equal(0, allocated);
+    }
+
+    [Fact]
+    public void Incompressible_messages_go_raw_after_one_look()
+    {
+        var env = new FakeEnvironment();
+        var world = new PolicyWorld(PolicyWorld.Adaptive(env, 1_500_000), env, PolicyWorld.Incompressible) { Sample = TestData.Random(4096) };
+        var sent = Enumerable.Range(0, 300).Select(_ => world.Send(64 * 1024)).ToList();
+        Assert.Equal(CompressionDecisionReason.Incompressible, sent[0].Choice.Reason);
+        Assert.All(sent, s => Assert.Null(s.Outcome.Codec));
+        // After the first look only explorations try a codec, and they give up at once (zstd and LZ4 abort early).
+        Assert.All(sent.Where(s => s.Choice.Codec is not null), s => Assert.Equal(CompressionDecisionReason.Exploration, s.Choice.Reason));
+        Assert.True(sent.Count(s => s.Choice.Codec is not null) < 30, $"{sent.Count(s => s.Choice.Codec is not null)} attempts");
+    }
+
+    [Fact]
+    public void A_codec_without_early_abort_never_sees_an_incompressible_message()
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_500_000, codecs: [CompressionCodec.Deflate, CompressionCodec.Brotli], exploration: 0.2);
+        var world = new PolicyWorld(policy, env, PolicyWorld.Incompressible) { Sample = TestData.Random(4096) };
+        var choices = world.Send(64 * 1024, 300);
+        Assert.All(choices, c => Assert.Null(c.Codec));
+        Assert.Contains(choices, c => c.Reason == CompressionDecisionReason.Incompressible && c.Arm == 0);
+    }
+
+    [Theory]
+    [MemberData(nameof(LatencyRegimes))]
+    public void Each_link_rate_gets_the_choice_the_latency_model_says(long linkBitsPerSecond, string expected)
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, linkBitsPerSecond);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = linkBitsPerSecond / 8.0 };
+        List<CompressionChoice> choices = world.Send(Message, 300);
+        Assert.Equal(expected, Oracle(policy, linkBitsPerSecond / 8.0, CompressionGoal.Latency));
+        Assert.All(choices.Skip(200).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal(expected, PolicyWorld.Name(c)));
+    }
+
+    [Fact]
+    public void A_loaded_server_gets_the_choice_the_throughput_model_says()
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000, goal: CompressionGoal.Throughput);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 12.5e6 };
+        List<CompressionChoice> choices = world.Send(Message, 300);
+        string expected = Oracle(policy, 12.5e6, CompressionGoal.Throughput);
+        // At 100 Mbit/s with two cores, the level that equalises the CPU-bound and link-bound rates: zstd 9, not 1.
+        Assert.Equal("zstd-9", expected);
+        Assert.All(choices.Skip(200).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal(expected, PolicyWorld.Name(c)));
+    }
+
+    [Fact]
+    public void Measured_figures_replace_the_priors()
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000);
+        // zstd 1 compresses these messages far worse than its prior says, zstd 3 far better.
+        var world = new PolicyWorld(policy, env, (codec, level) => (codec, level) switch
+        {
+            (CompressionCodec.Zstd, 1) => new CodecBehaviour(0.60, 1 / 300e6),
+            (CompressionCodec.Zstd, 3) => new CodecBehaviour(0.10, 1 / 150e6),
+            _ => PolicyWorld.SoapLike(codec, level),
+        }) { LinkBytesPerSecond = 12.5e6 };
+        Assert.Equal("zstd-1", PolicyWorld.Name(world.Send(Message).Choice));
+        List<CompressionChoice> choices = world.Send(Message, 300);
+        Assert.All(choices.Skip(200).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal("zstd-3", PolicyWorld.Name(c)));
+    }
+
+    [Fact]
+    public void Decompression_is_charged_at_the_speed_measured_on_received_frames_in_the_latency_model_only()
+    {
+        foreach (CompressionGoal goal in new[] { CompressionGoal.Latency, CompressionGoal.Throughput })
+        {
+            var env = new FakeEnvironment();
+            AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000, goal: goal);
+            var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 12.5e6 };
+            string before = PolicyWorld.Name(world.Send(Message).Choice);
+            // Frames received from the peer show zstd decoding at 20 MB/s here (a slow peer core, say).
+            for (int i = 0; i < 20; i++)
+            {
+                policy.Received(new CompressionOutcome(false, CompressionCodec.Zstd, 0, Message, Message / 4, Message * System.Diagnostics.Stopwatch.Frequency / 20_000_000));
+            }
+
+            Assert.Equal(1 / 20e6, policy.DecodeSecondsPerByte(CompressionCodec.Zstd), 12);
+            List<CompressionChoice> after = world.Send(Message, 100);
+            if (goal == CompressionGoal.Latency)
+            {
+                Assert.Equal("zstd-1", before);
+                Assert.All(after.Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal("lz4-0", PolicyWorld.Name(c)));
+            }
+            else
+            {
+                string settled = Oracle(policy, 12.5e6, CompressionGoal.Throughput);
+                Assert.All(after.Skip(50).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal(settled, PolicyWorld.Name(c)));
+            }
+        }
+    }
+
+    [Fact]
+    public void The_saving_gate_charges_decompression_in_the_latency_model_only()
+    {
+        var env = new FakeEnvironment();
+        CompressionChoice latency = PolicyWorld.Adaptive(env, 1_000_000_000).Choose("urn:a", TestData.Text(4096), Message);
+        Assert.Equal("lz4-0", PolicyWorld.Name(latency));
+        Assert.Equal(1 - (125e6 / 2000e6), latency.MaxRatio, 6); // link rate × decompression time per byte
+        CompressionChoice throughput = PolicyWorld.Adaptive(env, 1_000_000_000, goal: CompressionGoal.Throughput).Choose("urn:a", TestData.Text(4096), Message);
+        Assert.Equal(0.97, throughput.MaxRatio, 6); // MinSaving
+    }
+
+    [Fact]
+    public void Auto_uses_the_latency_model_when_idle_and_the_throughput_model_when_loaded()
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000, goal: CompressionGoal.Auto, cpuHigh: 1);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 12.5e6 };
+        env.Utilization = 0.2;
+        Assert.Equal(CompressionGoal.Latency, world.Send(Message, 100)[^1].Goal);
+        env.Utilization = 0.9;
+        Assert.Equal(CompressionGoal.Throughput, world.Send(Message, 100)[^1].Goal);
+        env.Utilization = 0.55; // between: stays loaded
+        Assert.Equal(CompressionGoal.Throughput, world.Send(Message, 100)[^1].Goal);
+        env.Utilization = 0.3;
+        Assert.Equal(CompressionGoal.Latency, world.Send(Message, 100)[^1].Goal);
+    }
+
+    [Fact]
+    public void Actions_and_sizes_learn_apart()
+    {
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 12.5e6, Action = "urn:random" };
+        world.Behaviour = PolicyWorld.Incompressible;
+        world.Sample = TestData.Random(4096);
+        world.Send(Message, 50);
+        world.Behaviour = PolicyWorld.SoapLike;
+        world.Sample = TestData.Text(4096);
+        world.Action = "urn:text";
+        Assert.Equal("zstd-1", PolicyWorld.Name(world.Send(Message).Choice));
+        world.Action = "urn:random";
+        Assert.Equal("raw", PolicyWorld.Name(world.Send(Message).Choice));
+        Assert.Equal("zstd-1", PolicyWorld.Name(world.Send(Message * 4).Choice)); // another size class of the same action
+    }
+
+    /// <summary>The best step by the model with the world's true figures, as the test computes it.</summary>
+    internal static string Oracle(AdaptivePolicy policy, double linkBytesPerSecond, CompressionGoal goal, double length = Message, int cores = 2)
+    {
+        string best = "raw";
+        double bestCost = double.MaxValue;
+        foreach (Arm arm in policy.Arms)
+        {
+            double cost;
+            if (arm.Codec is not { } codec)
+            {
+                cost = (length + 11) / linkBytesPerSecond;
+            }
+            else
+            {
+                CodecBehaviour b = PolicyWorld.SoapLike(codec, arm.Level);
+                double wire = ((length * b.Ratio) + 15) / linkBytesPerSecond;
+                cost = goal == CompressionGoal.Latency
+                    ? (length * b.SecondsPerByte) + wire + (length * ArmLadder.PriorDecodeSecondsPerByte(codec))
+                    : Math.Max(length * b.SecondsPerByte / cores, wire);
+            }
+
+            if (cost < bestCost)
+            {
+                (best, bestCost) = (PolicyWorld.Name(arm.Codec, arm.Level), cost);
+            }
+        }
+
+        return best;
+    }
+}

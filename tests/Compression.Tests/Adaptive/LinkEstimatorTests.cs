@@ -1,0 +1,138 @@
+using System.Diagnostics;
+using Surrogate.Compression.Policies;
+
+namespace Surrogate.Compression.Tests.Adaptive;
+
+/// <summary>The link estimate from synthetic round trips, blocked writes and send rates, on an injected clock.</summary>
+public sealed class LinkEstimatorTests
+{
+    private static readonly long Second = Stopwatch.Frequency;
+
+    public static TheoryData<double> Rates() => new([1.5e6, 100e6, 1e9, 10e9]);
+
+    [Theory]
+    [MemberData(nameof(Rates))]
+    public void Round_trips_whose_wire_bytes_vary_give_the_link_rate(double bitsPerSecond)
+    {
+        var link = new LinkEstimator(125e6, measure: true, now: 0);
+        var clock = new Trips(link, bitsPerSecond / 8);
+        for (int i = 0; i < 60; i++)
+        {
+            clock.Trip(150_000, wire: 150_000 * Ratios[i % Ratios.Length]);
+        }
+
+        double estimate = link.Estimate(clock.Now, out string source);
+        Assert.Equal("round_trip", source);
+        // The slow end of the fit's range, never above the truth by more than the noise, never far below it; on a
+        // fast link the peer's work hides the link's, and the estimate only needs to say "faster than compression".
+        Assert.InRange(estimate / (bitsPerSecond / 8), bitsPerSecond >= 1e9 ? 0.2 : 0.7, 1.05);
+        Assert.True(estimate * 8 >= Math.Min(bitsPerSecond * 0.7, 2e9), $"{estimate * 8 / 1e6:F1} Mbit/s");
+    }
+
+    [Fact]
+    public void Without_wire_bytes_that_vary_only_the_lower_bound_moves()
+    {
+        var link = new LinkEstimator(125e6, measure: true, now: 0);
+        var clock = new Trips(link, 100e6 / 8);
+        for (int i = 0; i < 60; i++)
+        {
+            clock.Trip(150_000, wire: 150_000); // raw only: the link's time per byte and the peer's cannot be told apart
+        }
+
+        double estimate = link.Estimate(clock.Now, out _);
+        double bound = (150_000 + 200) / ((150_200 / (100e6 / 8)) + (150_000 * clock.PeerSecondsPerByte) + clock.FixedSeconds);
+        Assert.InRange(estimate, bound * 0.95, 100e6 / 8);
+    }
+
+    [Fact]
+    public void A_change_of_link_is_noticed_within_three_round_trips_and_asks_for_exploration()
+    {
+        var link = new LinkEstimator(125e6, measure: true, now: 0);
+        var clock = new Trips(link, 100e6 / 8);
+        for (int i = 0; i < 60; i++)
+        {
+            clock.Trip(150_000, wire: 150_000 * Ratios[i % Ratios.Length]);
+        }
+
+        Assert.False(link.TakeBurst());
+        clock.BytesPerSecond = 1.5e6 / 8;
+        int trips = 0;
+        while (!link.TakeBurst())
+        {
+            clock.Trip(150_000, wire: 150_000 * Ratios[trips % Ratios.Length]);
+            Assert.True(++trips <= 3, "no change noticed");
+        }
+
+        // Right after the change the newest round trip's bound already says how slow the link is.
+        Assert.InRange(link.Estimate(clock.Now, out _), 0.5 * 1.5e6 / 8, 1.05 * 1.5e6 / 8);
+        for (int i = 1; i < LinkEstimator.BurstLength; i++)
+        {
+            Assert.True(link.TakeBurst());
+        }
+
+        Assert.False(link.TakeBurst());
+    }
+
+    [Fact]
+    public void Blocked_writes_count_for_five_seconds()
+    {
+        var link = new LinkEstimator(125e6, measure: true, now: 0);
+        link.OnBlockedWrite(64 * 1024, Second / 100, now: Second); // 64 KiB in 10 ms
+        Assert.Equal(64 * 1024 * 100, link.Estimate(Second, out string source), 1);
+        Assert.Equal("blocked_writes", source);
+        link.OnBlockedWrite(64 * 1024, Second / 100_000, now: Second); // 10 µs: the socket buffer took it, nothing learnt
+        Assert.Equal(64 * 1024 * 100, link.Estimate(2 * Second, out _), 1);
+        Assert.Equal(125e6, link.Estimate(7 * Second, out source));
+        Assert.Equal("prior", source);
+    }
+
+    [Fact]
+    public void The_bytes_sent_per_second_are_a_floor()
+    {
+        var link = new LinkEstimator(1e6, measure: true, now: 0);
+        for (long t = 0; t <= 3 * Second; t += Second / 100)
+        {
+            link.OnSent(100_000, t); // 10 MB/s for 3 s
+        }
+
+        Assert.InRange(link.Estimate(3 * Second, out string source), 9.9e6, 10.1e6);
+        Assert.Equal("send_rate", source);
+        Assert.Equal(1e6, link.Estimate(10 * Second, out _));
+    }
+
+    [Fact]
+    public void A_known_link_is_not_measured()
+    {
+        var link = new LinkEstimator(12.5e6, measure: false, now: 0);
+        link.OnBlockedWrite(64 * 1024, Second / 100, Second);
+        link.OnRoundTrip(Second, 1000, 1000, Second);
+        link.OnSent(1L << 30, 2 * Second);
+        Assert.Equal(12.5e6, link.Estimate(2 * Second, out string source));
+        Assert.Equal("prior", source);
+    }
+
+    private static readonly double[] Ratios = [1, 0.4, 0.28, 0.25, 0.23];
+
+    /// <summary>Round trips over a link of <see cref="BytesPerSecond"/> to a peer that reads at 10 ns per byte, with ±3% seeded noise.</summary>
+    private sealed class Trips(LinkEstimator link, double bytesPerSecond)
+    {
+        private readonly Random _noise = new(3);
+
+        public double BytesPerSecond { get; set; } = bytesPerSecond;
+
+        public double PeerSecondsPerByte { get; } = 10e-9;
+
+        public double FixedSeconds { get; } = 0.0002;
+
+        public long Now { get; private set; } = Second;
+
+        public void Trip(long length, double wire)
+        {
+            double seconds = ((wire + 200) / BytesPerSecond) + (length * PeerSecondsPerByte) + FixedSeconds;
+            long gap = (long)(seconds * (1 + (0.03 * ((2 * _noise.NextDouble()) - 1))) * Second);
+            Now += gap;
+            link.OnRoundTrip(gap, (long)wire + 200, length + 189, Now);
+            Now += Second / 1000;
+        }
+    }
+}
