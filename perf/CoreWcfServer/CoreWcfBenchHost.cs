@@ -80,7 +80,7 @@ internal static class CoreWcfBenchHost
             OpenTimeout = BenchContract.Timeout,
             CloseTimeout = BenchContract.Timeout,
         };
-        return contender.Options is { } options ? binding.WithCompression(options) : binding;
+        return BenchDecisionLogs.ServerOptions(contender) is { } options ? binding.WithCompression(options) : binding;
     }
 }
 

@@ -76,6 +76,33 @@ public sealed class CompressionOptionsTests
         Assert.Null(ContenderCatalog.Get("format-deflate").CannotWork("corewcf"));
         Assert.Null(ContenderCatalog.Get("zstd-1").CannotWork("soaphost"));
         Assert.Equal(1024, ContenderCatalog.Get("zstd-1").Options!.MinMessageSize);
+        foreach (string policy in new[] { ContenderCatalog.AdaptiveName, ContenderCatalog.Rules2011Name })
+        {
+            Contender contender = ContenderCatalog.Get(policy);
+            Assert.True(contender.IsPolicy && contender.ModelCodec is null && contender.CannotWork("soaphost") is null, policy);
+            Assert.NotNull(BenchDecisionLogs.ServerOptions(contender)!.DecisionLog);
+        }
+
+        Assert.False(ContenderCatalog.Get("zstd-1").IsPolicy);
+        Assert.Null(BenchDecisionLogs.ServerOptions(ContenderCatalog.Get("zstd-1"))!.DecisionLog);
+        Assert.Equal(CompressionPolicy.Adaptive, ContenderCatalog.Get(ContenderCatalog.AdaptiveName).Options!.Policy);
+        Assert.Equal(CompressionPolicy.Rules2011, ContenderCatalog.Get(ContenderCatalog.Rules2011Name).Options!.Policy);
+    }
+
+    [Fact]
+    public void Decisions_group_by_choice_and_reason_with_rejected_ones_counted_as_raw()
+    {
+        static CompressionDecision D(CompressionCodec? codec, int level, CompressionDecisionReason reason, long wire) =>
+            new(DateTimeOffset.UnixEpoch, "a", 1000, wire, codec, level, reason, double.NaN, double.NaN, double.NaN, null);
+        var summary = BenchDecisionLogs.Summarize([
+            D(CompressionCodec.Zstd, 1, CompressionDecisionReason.Model, 200), D(CompressionCodec.Zstd, 1, CompressionDecisionReason.Model, 400),
+            D(CompressionCodec.Zstd, 1, CompressionDecisionReason.Model, 300), D(CompressionCodec.Lz4, 0, CompressionDecisionReason.Rejected, 1005),
+            D(null, 0, CompressionDecisionReason.Incompressible, 1005)]);
+        Assert.Equal(
+            [("zstd-1", "Model", 3L, 0.3), ("raw", "Incompressible", 1L, 1.005), ("raw", "Rejected", 1L, 1.005)],
+            summary.Select(d => (d.Choice, d.Reason, d.Count, Math.Round(d.MeanRatio, 6))));
+        Assert.Equal("zstd-1 model 60% (×0.30), raw incompressible 20% (×1.01), raw rejected 20% (×1.01)", BenchDecisionLogs.Describe(summary));
+        Assert.Equal("-", BenchDecisionLogs.Describe(null));
     }
 
     [Fact]

@@ -43,13 +43,34 @@ public sealed class CompressionResultsTests(CompressionRunFixture run)
     public void Compressing_contenders_send_smaller_replies()
     {
         var measured = run.Rows("results.csv").Where(r => r["status"] == "measured").ToList();
-        foreach (var row in measured.Where(r => r["contender"] != ContenderCatalog.UncompressedName))
+        foreach (var row in measured.Where(r => r["contender"] != ContenderCatalog.UncompressedName && !ContenderCatalog.Get(r["contender"]).IsPolicy))
         {
             var plain = measured.Single(r => r["contender"] == ContenderCatalog.UncompressedName && r["class"] == row["class"] && r["size"] == row["size"]);
             double ratio = Number(row["response_bytes"]) / Number(plain["response_bytes"]);
             Assert.True(ratio < (row["size"] == "1000" && row["class"] == MessageClassCatalog.Orders ? 0.4 : 0.8),
                 $"{row["contender"]} {row["class"]} {row["size"]}: {ratio:0.000} of the uncompressed reply");
         }
+    }
+
+    [Fact]
+    public void Policy_cells_carry_the_servers_decisions_for_every_reply_of_the_window()
+    {
+        using var json = JsonDocument.Parse(File.ReadAllText(run.PathOf("results.json")));
+        var policyCells = json.RootElement.GetProperty("cells").EnumerateArray()
+            .Where(c => ContenderCatalog.Get(c.GetProperty("contender").GetString()!).IsPolicy).ToList();
+        Assert.NotEmpty(policyCells);
+        foreach (JsonElement cell in policyCells)
+        {
+            string what = $"{cell.GetProperty("contender").GetString()} {cell.GetProperty("class").GetString()} {cell.GetProperty("size").GetInt32()}";
+            var decisions = cell.GetProperty("decisions").EnumerateArray().ToList();
+            Assert.NotEmpty(decisions);
+            long logged = decisions.Sum(d => d.GetProperty("count").GetInt64());
+            Assert.True(logged == cell.GetProperty("calls").GetInt64(), $"{what}: {logged} decisions for {cell.GetProperty("calls").GetInt64()} replies");
+            Assert.All(decisions, d => Assert.True(d.GetProperty("meanRatio").GetDouble() is > 0 and < 1.1, what + " ratio"));
+        }
+
+        Assert.All(run.Rows("results.csv").Where(r => r["status"] == "measured"), r =>
+            Assert.Equal(ContenderCatalog.Get(r["contender"]).IsPolicy, r["decisions"].Length > 0));
     }
 
     [Fact]
@@ -105,7 +126,7 @@ public sealed class CompressionResultsTests(CompressionRunFixture run)
         foreach (string part in new[]
         {
             "## Part 3: one machine (loopback)", "published 2011 ops/s", "1383 (1.00)", "## Codec sweep", "## Model and break-even link speeds",
-            "## The 2011 conclusions, checked", "not measured (1gbit was not in this run)", "## Columns",
+            "## The 2011 conclusions, checked", "## Decisions of the policies", "not measured (1gbit was not in this run)", "## Columns",
         })
         {
             Assert.Contains(part, md, StringComparison.Ordinal);

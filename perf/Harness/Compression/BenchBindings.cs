@@ -7,14 +7,14 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// The System.ServiceModel bindings of a contender: binary encoding over net.tcp with 64 KB connection buffers (the
 /// cure for the loopback stall, docs/wcf.md), the limits and timeouts of <see cref="BenchContract"/>. The stand-in
-/// host serves the client's binding unchanged (it is built from the same pieces).
+/// host serves the client's binding (it is built from the same pieces), with its own decision log for a policy contender.
 /// </summary>
 public static class BenchBindings
 {
     public static Binding Client(Contender contender) => Wrap(contender, Binary(contender.BuiltIn));
 
-    /// <summary>The stand-in host's binding of <paramref name="contender"/> (the same as the client's).</summary>
-    public static Binding StandInService(Contender contender) => Client(contender);
+    /// <summary>The stand-in host's binding of <paramref name="contender"/>: the client's, with the server's decision log for a policy contender.</summary>
+    public static Binding StandInService(Contender contender) => Client(contender with { Options = BenchDecisionLogs.ServerOptions(contender) });
 
     /// <summary>The uncompressed binding with a recorder of the replies' bytes as the binary encoder reads them.</summary>
     public static Binding Recording(ReplyRecorder recorder) =>

@@ -27,6 +27,7 @@ public static class BenchMarkdown
             CostTable(md, report, link.Name);
         }
 
+        Decisions(md, report);
         Sweep(md, report);
         Model(md, report);
         md.AppendLine().AppendLine("## The 2011 conclusions, checked").AppendLine();
@@ -67,6 +68,7 @@ public static class BenchMarkdown
         ("srv / cli cpu %", "that CPU over the measured window, in % of one core: the server has core 0, every client shares core 1 (100% = saturated)"),
         ("ratio, MB/s (sweep)", "frame bytes / message bytes; message bytes per second through the encoder's buffered path (codec, XXH3 checksum, frame), median of repeated runs on one captured reply"),
         ("B* throughput", "the link speed below which the contender beats uncompressed when the server saturates (several clients): s0 × min(1/t_srv, 1/t_cli) of the compressed contender"),
+        ("decisions", "for adaptive and rules-2011, the server's decision log over the measured window: raw or codec-level, the policy's reason, its share of replies and (×) wire bytes / message bytes"),
         ("B* latency", "the link speed below which compressing makes one call faster: (s0 − s_L) / (compress + decompress time)"),
     ];
 
@@ -116,6 +118,25 @@ public static class BenchMarkdown
         {
             md.AppendLine($"| {c.Contender} | {c.Class} | {c.Size} | {Kb(c.ResponseBytes)} | {Kb(c.RequestBytes)} | {Ms(c.ServerCpuMs)} | {Ms(c.ClientCpuMs)} | " +
                 $"{Percent(c.ServerCpuShare)} | {Percent(c.ClientCpuShare)} | {Ms(c.Latency.P50)} | {Ms(c.Latency.P99)} | {c.Calls} |");
+        }
+    }
+
+    /// <summary>What the policy contenders' servers chose per cell (the decision log over the measured window).</summary>
+    private static void Decisions(StringBuilder md, BenchReport report)
+    {
+        var cells = report.Cells.Where(c => c.Decisions is not null).ToList();
+        if (cells.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine().AppendLine("## Decisions of the policies (server replies, measured window)").AppendLine()
+            .AppendLine("| link | contender | class | n | ops/s vs best static | decisions: choice, reason, share (wire/message) |").AppendLine("|---|---|---|--:|--:|---|");
+        foreach (BenchCell c in cells)
+        {
+            BenchCell? best = report.Cells.Where(o => o.Link == c.Link && o.Class == c.Class && o.Size == c.Size && !ContenderCatalog.Get(o.Contender).IsPolicy).MaxBy(o => o.OpsPerSecond);
+            string versus = best is null ? "-" : $"{Ratio(c.OpsPerSecond / best.OpsPerSecond)} of {best.Contender}";
+            md.AppendLine($"| {c.Link} | {c.Contender} | {c.Class} | {c.Size} | {versus} | {BenchDecisionLogs.Describe(c.Decisions)} |");
         }
     }
 

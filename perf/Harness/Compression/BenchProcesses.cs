@@ -99,6 +99,12 @@ public sealed class BenchProcesses : IAsyncDisposable
         string line = "CELL " + JsonSerializer.Serialize(spec);
         await Task.WhenAll(Clients.Select(c => c.SendAsync(line)));
         await Task.WhenAll(Clients.Select(c => c.ExpectAsync("READY", CellTimeout)));
+        Contender contender = ContenderCatalog.Get(spec.Contender);
+        if (contender.IsPolicy)
+        {
+            await ServerDecisionsAsync(spec.Contender); // drops the warm-up's
+        }
+
         ProcessStats before = await ServerStatsAsync();
         await Task.WhenAll(Clients.Select(c => c.SendAsync("GO")));
         var counts = new long[Clients.Count];
@@ -114,8 +120,9 @@ public sealed class BenchProcesses : IAsyncDisposable
             }
         })));
         ProcessStats server = (await ServerStatsAsync()).Minus(before);
+        IReadOnlyList<DecisionCount>? decisions = contender.IsPolicy ? await ServerDecisionsAsync(spec.Contender) : null;
         var measured = results.Select(r => JsonSerializer.Deserialize<BenchCellMeasurement>(r)!).ToList();
-        return Combine(link, spec, measured, server);
+        return Combine(link, spec, measured, server, decisions);
     }
 
     public async ValueTask DisposeAsync()
@@ -130,7 +137,7 @@ public sealed class BenchProcesses : IAsyncDisposable
     }
 
     /// <summary>Adds the clients up: ops/s is the sum of each client's calls over its own window, per-op costs divide by every call.</summary>
-    public static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server)
+    public static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server, IReadOnlyList<DecisionCount>? decisions = null)
     {
         long calls = clients.Sum(c => c.Calls);
         double window = clients.Max(c => c.Seconds);
@@ -150,7 +157,14 @@ public sealed class BenchProcesses : IAsyncDisposable
             (double)server.AllocatedBytes / calls,
             clients.Sum(c => c.Client.CpuMilliseconds) / 1000 / window,
             server.CpuMilliseconds / 1000 / window,
-            Histograms.Summarize(latency));
+            Histograms.Summarize(latency),
+            decisions);
+    }
+
+    private async Task<IReadOnlyList<DecisionCount>> ServerDecisionsAsync(string contender)
+    {
+        await Server.SendAsync("DECISIONS " + contender);
+        return JsonSerializer.Deserialize<List<DecisionCount>>(await Server.ExpectAsync("DECISIONS", StartupTimeout))!;
     }
 
     private async Task<ProcessStats> ServerStatsAsync()

@@ -5,6 +5,7 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// One measured cell: a contender, message class and size over a link, with every client's closed loop added up.
 /// Per-op figures divide by the calls of all clients; CPU shares are of one core over the measured window.
+/// <see cref="Decisions"/>: a policy contender's server-side choices over the window (null for the others).
 /// </summary>
 public sealed record BenchCell(
     string Link,
@@ -23,7 +24,8 @@ public sealed record BenchCell(
     double ServerAllocatedBytes,
     double ClientCpuShare,
     double ServerCpuShare,
-    Percentiles Latency);
+    Percentiles Latency,
+    IReadOnlyList<DecisionCount>? Decisions = null);
 
 /// <summary>A planned cell that did not run: <c>cannot work</c> (with why) or <c>failed</c> (with the error).</summary>
 public sealed record BenchNotRun(string Link, string Contender, string Class, int Size, string Status, string Reason);

@@ -164,7 +164,7 @@ public static class CompressionCommand
     {
         var levels = options.Profile.SweepEveryLevel
             ? Enum.GetValues<Surrogate.Compression.CompressionCodec>().SelectMany(codec => Surrogate.Compression.CompressionOptions.Levels(codec).Select(level => $"{codec}-{level}".ToLowerInvariant()))
-            : options.Contenders.Where(c => c.Options is not null).Select(c => c.Name);
+            : options.Contenders.Where(c => c.ModelCodec is not null && c.BuiltIn == BuiltInCompression.None).Select(c => c.Name);
         string[] names = [.. levels.Concat(BuiltInStandIns(options)).Distinct()];
         foreach (ClassSizes c in options.Classes)
         {

@@ -93,7 +93,7 @@ public static class Conclusions
         .MaxBy(c => c.OpsPerSecond)?.Contender;
 
     private static bool IsModern(string contender) =>
-        ContenderCatalog.Get(contender).Options?.Codec is CompressionCodec.Brotli or CompressionCodec.Zstd or CompressionCodec.Lz4;
+        ContenderCatalog.Get(contender).ModelCodec?.Codec is CompressionCodec.Brotli or CompressionCodec.Zstd or CompressionCodec.Lz4;
 
     private static double? Ratio(BenchReport report, string link, string contender, int size) =>
         report.Find(link, contender, MessageClassCatalog.Orders, size) is { } c && report.Find(link, ContenderCatalog.UncompressedName, MessageClassCatalog.Orders, size) is { } u
