@@ -69,6 +69,10 @@ public sealed class CompressionResultsTests(CompressionRunFixture run)
             Assert.All(decisions, d => Assert.True(d.GetProperty("meanRatio").GetDouble() is > 0 and < 1.1, what + " ratio"));
         }
 
+        var policies = json.RootElement.GetProperty("policies").EnumerateArray().ToList();
+        Assert.Equal(policyCells.Count, policies.Count);
+        Assert.All(policies, p => Assert.Equal(p.GetProperty("met").GetBoolean(), p.GetProperty("why").ValueKind == JsonValueKind.Null));
+
         Assert.All(run.Rows("results.csv").Where(r => r["status"] == "measured"), r =>
             Assert.Equal(ContenderCatalog.Get(r["contender"]).IsPolicy, r["decisions"].Length > 0));
     }

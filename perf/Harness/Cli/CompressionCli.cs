@@ -9,7 +9,7 @@ namespace Surrogate.Perf.Harness.Cli;
 /// </summary>
 public static class CompressionCli
 {
-    private static readonly Option<bool> Quick = new("--quick") { Description = "the short version (CI): loopback, four contenders, three message sizes, 1 s cells" };
+    private static readonly Option<bool> Quick = new("--quick") { Description = "the short version (CI): loopback, five contenders (adaptive among them), 10 and 1,000 orders and the surrogate DataSet, 1 s cells" };
     private static readonly Option<string?> Out = new("--out") { Description = "output folder (default perf/out/<yyyyMMdd-HHmmss>)" };
     private static readonly Option<string?> Server = new("--server") { Description = "soaphost or corewcf (default: corewcf when built, else soaphost; WCF's CompressionFormat runs on corewcf only)" };
     private static readonly Option<bool> NoPin = new("--no-pin") { Description = "do not pin the server to core 0 and the clients to core 1" };

@@ -121,22 +121,31 @@ public static class BenchMarkdown
         }
     }
 
-    /// <summary>What the policy contenders' servers chose per cell (the decision log over the measured window).</summary>
+    /// <summary>The policy contenders per cell against the best static contender and uncompressed, their decisions, and every miss with why.</summary>
     private static void Decisions(StringBuilder md, BenchReport report)
     {
-        var cells = report.Cells.Where(c => c.Decisions is not null).ToList();
-        if (cells.Count == 0)
+        if (report.Policies.Count == 0)
         {
             return;
         }
 
-        md.AppendLine().AppendLine("## Decisions of the policies (server replies, measured window)").AppendLine()
-            .AppendLine("| link | contender | class | n | ops/s vs best static | decisions: choice, reason, share (wire/message) |").AppendLine("|---|---|---|--:|--:|---|");
-        foreach (BenchCell c in cells)
+        md.AppendLine().AppendLine("## Decisions of the policies, against the best static contender").AppendLine()
+            .AppendLine($"Goal (the adaptive encoder's): at least {PolicyVerdicts.OracleGoal:0.00} × the oracle (the best static contender of the cell) and {PolicyVerdicts.UncompressedGoal:0.00} × uncompressed. " +
+                "Decisions are the server's decision log over the measured window.").AppendLine()
+            .AppendLine("| link | contender | class | n | ops/s | oracle | × oracle | × uncompressed | goal | decisions: choice, reason, share (wire/message) |")
+            .AppendLine("|---|---|---|--:|--:|---|--:|--:|---|---|");
+        foreach (PolicyVerdict v in report.Policies)
         {
-            BenchCell? best = report.Cells.Where(o => o.Link == c.Link && o.Class == c.Class && o.Size == c.Size && !ContenderCatalog.Get(o.Contender).IsPolicy).MaxBy(o => o.OpsPerSecond);
-            string versus = best is null ? "-" : $"{Ratio(c.OpsPerSecond / best.OpsPerSecond)} of {best.Contender}";
-            md.AppendLine($"| {c.Link} | {c.Contender} | {c.Class} | {c.Size} | {versus} | {BenchDecisionLogs.Describe(c.Decisions)} |");
+            BenchCell cell = report.Find(v.Link, v.Contender, v.Class, v.Size)!;
+            md.AppendLine($"| {v.Link} | {v.Contender} | {v.Class} | {v.Size} | {Num(v.OpsPerSecond)} | {v.Oracle} {Num(v.OracleOpsPerSecond)} | {Ratio(v.VersusOracle)} | " +
+                $"{Ratio(v.VersusUncompressed)} | {(v.Met ? "met" : "missed")} | {BenchDecisionLogs.Describe(cell.Decisions)} |");
+        }
+
+        var misses = report.Policies.Where(v => !v.Met).ToList();
+        md.AppendLine().AppendLine(misses.Count == 0 ? "No cell missed." : "Misses:").AppendLine();
+        foreach (PolicyVerdict v in misses)
+        {
+            md.AppendLine($"- {v.Link} {v.Contender} {v.Class} {v.Size}: {Ratio(v.VersusOracle)} × {v.Oracle}, {Ratio(v.VersusUncompressed)} × uncompressed; {v.Why}.");
         }
     }
 

@@ -58,6 +58,9 @@ public sealed record BenchReport(
     BenchModel? Model,
     string? ModelMissing)
 {
+    /// <summary>The policy contenders' cells against the oracle and uncompressed (<see cref="PolicyVerdicts"/>).</summary>
+    public IReadOnlyList<PolicyVerdict> Policies => PolicyVerdicts.Evaluate(Cells);
+
     public BenchCell? Find(string link, string contender, string messageClass, int size) =>
         Cells.FirstOrDefault(c => c.Link == link && c.Contender == contender && c.Class == messageClass && c.Size == size);
 }
