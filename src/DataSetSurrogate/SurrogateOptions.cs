@@ -15,8 +15,9 @@ namespace Surrogate;
 /// thing (relations, say, or rows: schema only); <see cref="MaxTables"/>, <see cref="MaxColumnsPerTable"/>,
 /// <see cref="MaxTotalBytes"/> and <see cref="MaxNameLength"/> must be positive, since no useful payload gets by
 /// without them.</para>
-/// <para><b>Writing settings</b> (<see cref="RowsPerBlock"/>, <see cref="BlockByteBudget"/>) only shape what is
-/// written; a reader accepts any block size up to <see cref="MaxRowsPerBlock"/>. <see cref="ExtraColumnTypes"/>
+/// <para><b>Writing settings</b> (<see cref="RowsPerBlock"/>, <see cref="BlockByteBudget"/>, <see cref="BlockCodec"/>,
+/// <see cref="BlockCompressionLevel"/>) only shape what is written; a reader accepts any block size up to
+/// <see cref="MaxRowsPerBlock"/> and reads row blocks of every codec. <see cref="ExtraColumnTypes"/>
 /// applies to both sides, which must register the same types.</para>
 /// </remarks>
 public sealed record SurrogateOptions
@@ -79,6 +80,43 @@ public sealed record SurrogateOptions
     public int BlockByteBudget { get; init => field = Positive(value); } = 4 << 20;
 
     /// <summary>
+    /// Writing: the codec that compresses each row block (<see cref="RowBlockCodec.None"/>, the default, writes them
+    /// raw). The writer decides per block: a block that compression does not make smaller (small ones, say) is written
+    /// raw. Compressed blocks shrink a payload on any binding, also one without a compressing message encoder;
+    /// docs/compression.md says when that pays against compressing the whole message. A reader needs no setting for
+    /// it; readers before compressed blocks refuse them.
+    /// </summary>
+    public RowBlockCodec BlockCodec
+    {
+        get;
+        init
+        {
+            if (!Enum.IsDefined(value))
+            {
+                throw new ArgumentOutOfRangeException(nameof(BlockCodec), value, "Not a row block codec.");
+            }
+
+            CheckLevel(value, BlockCompressionLevel, nameof(BlockCodec));
+            field = value;
+        }
+    }
+
+    /// <summary>
+    /// Writing: the level of <see cref="BlockCodec"/>, or null (the default) for the codec's default (LZ4 0, zstd 3,
+    /// Brotli 4, DEFLATE 6). Checked against the codec whichever of the two is set last: LZ4 0 and 3–12, zstd 1–19,
+    /// Brotli 0–11, DEFLATE 2–9 (zlib-ng's level 1 writes larger output than its level 2 at about the same speed).
+    /// </summary>
+    public int? BlockCompressionLevel
+    {
+        get;
+        init
+        {
+            CheckLevel(BlockCodec, value, nameof(BlockCompressionLevel));
+            field = value;
+        }
+    }
+
+    /// <summary>
     /// Both sides: extra column types the caller allows (enums of a typed DataSet, or types with their own byte codec),
     /// each under a stable key. Nothing outside the built-in closed table and this list is ever written or read.
     /// </summary>
@@ -116,6 +154,38 @@ public sealed record SurrogateOptions
         }
 
         return null;
+    }
+
+    /// <summary>The level row blocks are compressed at: <see cref="BlockCompressionLevel"/> or the codec's default.</summary>
+    internal int EffectiveBlockLevel => BlockCompressionLevel ?? BlockCodec switch
+    {
+        RowBlockCodec.Deflate => 6,
+        RowBlockCodec.Brotli => 4,
+        RowBlockCodec.Zstd => 3,
+        _ => 0,
+    };
+
+    private static void CheckLevel(RowBlockCodec codec, int? level, string name)
+    {
+        if (level is not int value)
+        {
+            return;
+        }
+
+        var (min, max) = codec switch
+        {
+            RowBlockCodec.Deflate => (2, 9),
+            RowBlockCodec.Brotli => (0, 11),
+            RowBlockCodec.Zstd => (1, 19),
+            RowBlockCodec.Lz4 => (0, 12),
+            _ => (0, 19),
+        };
+        if (value < min || value > max || (codec == RowBlockCodec.Lz4 && value is 1 or 2))
+        {
+            throw new ArgumentOutOfRangeException(name, value, codec == RowBlockCodec.None
+                ? $"A row block compression level is {min} to {max}."
+                : $"{codec} row blocks take levels {(codec == RowBlockCodec.Lz4 ? "0 and 3" : min.ToString(System.Globalization.CultureInfo.InvariantCulture))} to {max}.");
+        }
     }
 
     // Called from init accessors, where the caller's member name is the property's.

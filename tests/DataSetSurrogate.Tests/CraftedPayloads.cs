@@ -31,11 +31,44 @@ internal static class CraftedPayloads
         ["expression-columns-over-many-rows"] = () => ExpressionColumns(1000),
         ["expression-columns-within-the-rule"] = () => ExpressionColumns(2),
         ["aggregates-over-a-large-child-table"] = Aggregates,
+        ["compressed-empty-strings"] = () => Blocks(OneColumn(typeof(string), "x"), Enumerable.Repeat(BlockCompressionTests.Inner(RowBlockCodec.Lz4, Block(65_536, Repeat(65_536, ProtoWire.LengthDelimited(5, [])))), 4)),
+        ["compressed-null-cells"] = () => Recompressed(NullCells(), RowBlockCodec.Lz4),
+        ["compressed-object-cells"] = () => Recompressed(ObjectCells(), RowBlockCodec.Zstd),
+        ["compressed-bomb-over-the-expansion-rule"] = () => Blocks(OneColumn(typeof(string), "x"), [BlockCompressionTests.Inner(RowBlockCodec.Zstd, Block(1, new byte[16 << 20]))]),
+        ["compressed-block-over-max-total-bytes"] = () => Blocks(OneColumn(typeof(string), "x"), [[.. ProtoWire.Tag(7, 0), 4, .. ProtoWire.Tag(8, 0), .. ProtoWire.Varint(1_100_000_000), .. ProtoWire.LengthDelimited(9, new byte[1_100_000])]]),
     };
 
     public static IEnumerable<string> Names => Shapes.Keys;
 
     public static byte[] Create(string shape) => Shapes[shape]();
+
+    /// <summary>
+    /// The payload's length with its compressed row blocks counted at their declared raw length: what decoding may cost
+    /// in proportion to (a compressed block expands at most 1024 times, and only within MaxTotalBytes).
+    /// </summary>
+    public static long LogicalLength(byte[] payload)
+    {
+        long length = payload.Length;
+        foreach (var block in ProtoWire.Fields(payload).Where(f => f.Number == 7))
+        {
+            var fields = ProtoWire.Fields(payload.AsSpan(block.ValueStart, block.End - block.ValueStart));
+            if (fields is [{ Number: 7 }, { Number: 8 } raw, { Number: 9 } data, ..])
+            {
+                length += Math.Max(0, (long)raw.Varint - (data.End - data.ValueStart));
+            }
+        }
+
+        return length;
+    }
+
+    // Every row block of the payload compressed with the codec, where the reader's expansion rule allows.
+    private static byte[] Recompressed(byte[] payload, RowBlockCodec codec)
+    {
+        var fields = ProtoWire.Fields(payload);
+        return [.. fields.SelectMany(f => f.Number == 7
+            ? ProtoWire.LengthDelimited(7, BlockCompressionTests.Inner(codec, payload[f.ValueStart..f.End]))
+            : payload[f.Start..f.End])];
+    }
 
     /// <summary>Replaces a payload's row blocks with the given block bodies (each becomes one RowBlock field).</summary>
     public static byte[] Blocks(DataTable table, IEnumerable<byte[]> blockBodies)

@@ -147,17 +147,38 @@ public sealed class CrossLanguageTests
     private static string? Text(JsonElement e) => e.ValueKind == JsonValueKind.Null ? null : e.GetString();
 
     /// <summary>Generates Python bindings from docs/datasetsurrogate.proto with protoc and decodes the payload with them.</summary>
-    private static JsonDocument DecodeWithPython(DataSet ds)
+    /// <summary>
+    /// Compressed row blocks, every codec, decoded by Python's own zlib, brotli, zstandard and lz4 (Debian's
+    /// python3-brotli, python3-zstandard, python3-lz4) from the .proto's description: the same tables as the raw payload.
+    /// </summary>
+    [Theory]
+    [InlineData(RowBlockCodec.Deflate, "BLOCK_CODEC_DEFLATE")]
+    [InlineData(RowBlockCodec.Brotli, "BLOCK_CODEC_BROTLI")]
+    [InlineData(RowBlockCodec.Zstd, "BLOCK_CODEC_ZSTD")]
+    [InlineData(RowBlockCodec.Lz4, "BLOCK_CODEC_LZ4")]
+    public void Python_decodes_compressed_row_blocks(RowBlockCodec codec, string name)
+    {
+        var ds = Fixtures.FidelityFixtures.Orders(1500);
+        ds.Tables[0].Rows[2]["City"] = "changed";
+        using var raw = DecodeWithPython(ds);
+        using var compressed = DecodeWithPython(ds, new SurrogateOptions { BlockCodec = codec, RowsPerBlock = 1000 });
+        var codecs = compressed.RootElement.GetProperty("block_codecs").EnumerateArray().Select(e => e.GetString()).ToList();
+        Assert.Contains(name, codecs);
+        Assert.All(raw.RootElement.GetProperty("block_codecs").EnumerateArray(), e => Assert.Equal("BLOCK_CODEC_NONE", e.GetString()));
+        Assert.Equal(raw.RootElement.GetProperty("tables").GetRawText(), compressed.RootElement.GetProperty("tables").GetRawText());
+    }
+
+    private static JsonDocument DecodeWithPython(DataSet ds, SurrogateOptions? options = null)
     {
         var dir = Directory.CreateTempSubdirectory("dss-py").FullName;
         try
         {
             var payloadPath = Path.Combine(dir, "payload.bin");
-            File.WriteAllBytes(payloadPath, DataSetSerializer.Serialize(ds));
+            File.WriteAllBytes(payloadPath, DataSetSerializer.Serialize(ds, options));
             Run("protoc", $"--python_out={dir} -I {Path.Combine(RepositoryPaths.Root, "docs")} datasetsurrogate.proto",
                 "protoc is missing: apt-get install protobuf-compiler");
             var script = Path.Combine(RepositoryPaths.TestSource, "python", "decode_payload.py");
-            return JsonDocument.Parse(Run(Python, $"{script} {dir} {payloadPath}", "python3-protobuf is missing: apt-get install python3-protobuf"));
+            return JsonDocument.Parse(Run(Python, $"{script} {dir} {payloadPath}", "python3-protobuf, python3-brotli, python3-zstandard or python3-lz4 is missing: apt-get install them"));
         }
         finally
         {

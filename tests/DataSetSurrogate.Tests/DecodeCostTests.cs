@@ -59,6 +59,23 @@ public sealed class DecodeCostTests
         });
 
     /// <summary>
+    /// A compression bomb is refused by the block's declared raw length, before anything is allocated for it: the
+    /// decoding thread allocates about what the payload itself holds, not what the block claims.
+    /// </summary>
+    [Theory]
+    [InlineData("compressed-bomb-over-the-expansion-rule", "more than 1024 times its size")]
+    [InlineData("compressed-block-over-max-total-bytes", nameof(SurrogateOptions.MaxTotalBytes))]
+    public void A_bomb_is_refused_by_its_declared_length_without_allocating_for_it(string shape, string says)
+    {
+        var payload = CraftedPayloads.Create(shape);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var error = Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(new ReadOnlySequence<byte>(payload)));
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Contains(says, error.Message, StringComparison.Ordinal);
+        Assert.True(allocated <= (2L * payload.Length) + Constant, $"{shape}: {allocated:N0} bytes allocated for a {payload.Length:N0}-byte payload");
+    }
+
+    /// <summary>
     /// Index entries and computed cells cost no payload bytes, so they are held to 16 per payload byte: over the rule,
     /// the reader refuses before building them. The forward-only reader builds no constraints but shows expression
     /// columns, whose cells a consumer visits.
@@ -103,7 +120,9 @@ public sealed class DecodeCostTests
         Assert.True(finished == run, $"{shape}: decoding a {payload.Length:N0}-byte payload did not finish within {HangLimit}");
         var (allocated, error) = await run;
         Assert.True(error is null or DataSetSurrogateException, $"{shape}: {error}");
-        var limit = (bytesPerByte * payload.Length) + Constant;
-        Assert.True(allocated <= limit, $"{shape}: {allocated:N0} bytes allocated for a {payload.Length:N0}-byte payload ({(double)allocated / payload.Length:F1} per byte; the bound is {bytesPerByte} per byte + {Constant:N0}){(error is null ? "" : $"; it failed with: {error.Message}")}");
+        // Compressed row blocks count at their raw length, which the reader holds to 1024 times their size.
+        var length = CraftedPayloads.LogicalLength(payload);
+        var limit = (bytesPerByte * length) + Constant;
+        Assert.True(allocated <= limit, $"{shape}: {allocated:N0} bytes allocated for a {payload.Length:N0}-byte payload ({length:N0} with compressed blocks at their raw length) ({(double)allocated / length:F1} per byte; the bound is {bytesPerByte} per byte + {Constant:N0}){(error is null ? "" : $"; it failed with: {error.Message}")}");
     }
 }

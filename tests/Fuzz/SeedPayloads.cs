@@ -7,7 +7,7 @@ namespace Surrogate.Fuzz;
 /// <summary>
 /// Writes the seed payloads afl-fuzz starts from: the golden payload files (tests/DataSetSurrogate.Tests/Golden), every
 /// fidelity fixture, the typed Orders shape as DataSet, DataTable and data-reader payloads, and each file of the DataSet XML corpus (Mono's System.Data test files) loaded with
-/// ReadXml/ReadXmlSchema and serialized. Seeds over <see cref="MaxSeedBytes"/> are left out: small inputs fuzz faster.
+/// ReadXml/ReadXmlSchema and serialized, and the Orders shape with its row blocks compressed by each codec. Seeds over <see cref="MaxSeedBytes"/> are left out: small inputs fuzz faster.
 /// The output is committed (tests/Fuzz/Seeds), so neither the fuzzer nor the tests need the corpus.
 /// </summary>
 public static class SeedPayloads
@@ -32,6 +32,14 @@ public static class SeedPayloads
         written += Save(output, seen, "orders-dataset", () => DataSetSerializer.Serialize(FidelityFixtures.Orders(12)));
         written += Save(output, seen, "orders-table", () => DataSetSerializer.Serialize(FidelityFixtures.Orders(12).Tables[0]));
         written += Save(output, seen, "orders-reader", () => DataSetSerializer.Serialize(FidelityFixtures.Orders(12).CreateDataReader()));
+        foreach (var codec in new[] { RowBlockCodec.Lz4, RowBlockCodec.Zstd, RowBlockCodec.Brotli, RowBlockCodec.Deflate })
+        {
+            // Compressed row blocks: the fuzzer mutates codec, raw length and data, and what they decompress to.
+            var options = new SurrogateOptions { BlockCodec = codec, RowsPerBlock = 8 };
+            var name = codec.ToString().ToLowerInvariant();
+            written += Save(output, seen, "compressed-orders-dataset-" + name, () => DataSetSerializer.Serialize(FidelityFixtures.Orders(12), options));
+            written += Save(output, seen, "compressed-orders-reader-" + name, () => DataSetSerializer.Serialize(FidelityFixtures.Orders(12).CreateDataReader(), options));
+        }
         if (corpus is not null)
         {
             foreach (var line in File.ReadLines(Path.Combine(corpus, "manifest.tsv")).Skip(1))

@@ -1,4 +1,5 @@
 using System.ServiceModel;
+using System.ServiceModel.Description;
 using System.ServiceModel.Channels;
 using Xunit;
 
@@ -54,6 +55,21 @@ public abstract class ShopHost : IAsyncLifetime
     /// <summary>The binding of both ends; <paramref name="large"/> raises the message size quotas only.</summary>
     public abstract Binding CreateBinding(bool large);
 
+    /// <summary>
+    /// The codec options both ends' [DataSetSurrogate] contracts use, or null for the defaults (the suite runs once
+    /// with row blocks compressed).
+    /// </summary>
+    public virtual SurrogateOptions? PayloadOptions => null;
+
+    /// <summary>Gives an endpoint's [DataSetSurrogate] contract <see cref="PayloadOptions"/>, if any.</summary>
+    public void ApplyPayloadOptions(ServiceEndpoint endpoint)
+    {
+        if (PayloadOptions is { } options && endpoint.Contract.ContractBehaviors.TryGetValue(typeof(DataSetSurrogateAttribute), out var behavior) && behavior is DataSetSurrogateAttribute attribute)
+        {
+            attribute.Options = options;
+        }
+    }
+
     public async Task InitializeAsync()
     {
         _server = await StartServerAsync();
@@ -83,6 +99,7 @@ public abstract class ShopHost : IAsyncLifetime
         binding.SendTimeout = binding.ReceiveTimeout = binding.OpenTimeout = binding.CloseTimeout = TimeSpan.FromSeconds(15);
         var factory = new ChannelFactory<TContract>(binding, new EndpointAddress(Server.GetEndpointAddress(path)));
         Proxy.Route(factory.Endpoint);
+        ApplyPayloadOptions(factory.Endpoint);
         return factory;
     }
 

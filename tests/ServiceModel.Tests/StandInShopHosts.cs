@@ -43,11 +43,11 @@ public abstract class StandInShopHost : ShopHost
     {
         if (IsNetTcp)
         {
-            builder.AddNetTcpEndpoint<TContract>(path, CreateBinding(large));
+            builder.AddNetTcpEndpoint<TContract>(path, CreateBinding(large), ApplyPayloadOptions);
         }
         else
         {
-            builder.AddHttpEndpoint<TContract>(path, CreateBinding(large));
+            builder.AddHttpEndpoint<TContract>(path, CreateBinding(large), ApplyPayloadOptions);
         }
     }
 

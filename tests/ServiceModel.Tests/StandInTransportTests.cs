@@ -1,3 +1,4 @@
+using System.ServiceModel;
 using Xunit;
 using Xunit.Abstractions;
 
@@ -23,3 +24,28 @@ public sealed class UnixSocketBasicHttpTransportTests(UnixSocketBasicHttpShopHos
 
 public sealed class UnixSocketBinaryHttpTransportTests(UnixSocketBinaryHttpShopHost host, ITestOutputHelper output)
     : TransportContract(host, output), IClassFixture<UnixSocketBinaryHttpShopHost>;
+
+/// <summary>net.tcp binary with both ends writing compressed row blocks (zstd): the whole suite, and the reply shrinks.</summary>
+public sealed class NetTcpBlockCompressionTransportTests(NetTcpBlockCompressionShopHost host, ITestOutputHelper output)
+    : TransportContract(host, output), IClassFixture<NetTcpBlockCompressionShopHost>
+{
+    [Fact]
+    public async Task Compressed_row_blocks_travel()
+    {
+        var expected = Surrogate.Tests.Fixtures.FidelityFixtures.Orders(2000);
+        var raw = DataSetSerializer.Serialize(expected).Length;
+        IShop client = Host.CreateFactory<IShop>(ShopHost.NewLarge).CreateChannel();
+        Host.Proxy.Reset();
+        var actual = await client.EchoAsync(Surrogate.Tests.Fixtures.FidelityFixtures.Orders(2000));
+        Surrogate.Tests.Fixtures.DataSetAssert.Equivalent(expected, actual);
+        Assert.True(Host.Proxy.Received.Length < raw * 0.7, $"{Host.Proxy.Received.Length} reply bytes for a {raw}-byte raw payload");
+        ((IClientChannel)client).Abort();
+    }
+}
+
+public sealed class NetTcpBlockCompressionShopHost : NetTcpShopHost
+{
+    public override string TransportName => "net.tcp binary, compressed row blocks";
+
+    public override SurrogateOptions? PayloadOptions { get; } = new() { BlockCodec = RowBlockCodec.Zstd };
+}

@@ -27,6 +27,11 @@ public static class PayloadSizes
         }
 
         string scenario = (string)Parameter(benchmarkCase, "Scenario");
+        if (key == Compression.BlockCompressionBenchmarks.PayloadKey)
+        {
+            return Compression.BlockCompressionBenchmarks.PayloadSize((string)Parameter(benchmarkCase, "Mode"), scenario);
+        }
+
         return DiffGramPayloads.IsKey(key) ? DiffGramPayloads.Size(key, scenario) : CodecCatalog.PayloadSize(key, scenario);
     }
 

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Surrogate.Compression.Codecs;
+using Surrogate.Blocks;
 using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Framing;
@@ -32,7 +32,7 @@ internal static class BufferedFrames
         if (choice.Codec is { } chosen && capacity > 0)
         {
             byte[] output = pool.Take(messageOffset + Reserve + capacity);
-            if (BlockCodecs.TryCompress(chosen, choice.Level, message, new ArraySegment<byte>(output, messageOffset + Reserve, capacity), out int written))
+            if (BlockCodecs.TryCompress((BlockCodec)chosen, choice.Level, message, new ArraySegment<byte>(output, messageOffset + Reserve, capacity), out int written))
             {
                 Span<byte> header = output.AsSpan(messageOffset);
                 CompressedFrame.WriteHeader(header, chosen);

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
-using Surrogate.Compression.Codecs;
+using Surrogate.Blocks;
 
 namespace Surrogate.Compression.Framing;
 
@@ -109,7 +109,7 @@ internal static class CompressedFrame
             throw Corrupt("a block of a raw frame is marked compressed");
         }
 
-        if (length > BlockCodecs.MaxExpansion(compressed, stored))
+        if (length > BlockCodecs.MaxExpansion((BlockCodec)compressed, stored))
         {
             throw Corrupt($"a {compressed} block of {stored} bytes cannot decompress to the {length} bytes its header declares");
         }
@@ -126,7 +126,7 @@ internal static class CompressedFrame
             return;
         }
 
-        if (!BlockCodecs.TryDecompress(codec!.Value, stored, destination))
+        if (!BlockCodecs.TryDecompress((BlockCodec)codec!.Value, stored, destination))
         {
             throw Corrupt($"{codec} data did not decompress to the {destination.Length} bytes its block header declares");
         }

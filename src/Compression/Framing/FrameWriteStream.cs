@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
-using Surrogate.Compression.Codecs;
+using Surrogate.Blocks;
 using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Framing;
@@ -143,7 +143,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
             int payloadAt = used + CompressedFrame.CompressedBlockHeaderSize;
             int capacity = Math.Min(_filled - 1, (int)(_filled * _choice.MaxRatio)) - (CompressedFrame.CompressedBlockHeaderSize - CompressedFrame.RawBlockHeaderSize);
             if (_choice.Codec is { } codec && capacity > 0
-                && BlockCodecs.TryCompress(codec, _choice.Level, block, new ArraySegment<byte>(_scratch, payloadAt, capacity), out int written))
+                && BlockCodecs.TryCompress((BlockCodec)codec, _choice.Level, block, new ArraySegment<byte>(_scratch, payloadAt, capacity), out int written))
             {
                 _compressed = true;
                 CompressedFrame.WriteBlockHeader(_scratch.AsSpan(used), _filled, written, CompressedFrame.Checksum(block));

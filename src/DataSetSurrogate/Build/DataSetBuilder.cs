@@ -22,6 +22,8 @@ internal sealed class DataSetBuilder
     private TableLoader? _current;
     private long _rows;
     private readonly DerivedWork _derivedWork = new(0);
+    private readonly Blocks.BlockInflater _inflater = new();
+    private long _payloadBytes;
 
     /// <summary>Builds into the caller's DataSet.</summary>
     public DataSetBuilder(DataSet dataSet, SurrogateOptions options)
@@ -48,11 +50,14 @@ internal sealed class DataSetBuilder
         Suspend(table);
     }
 
-    /// <summary>The payload's length, which bounds how much storage a size hint may reserve and how much derived work the payload may ask for.</summary>
+    /// <summary>
+    /// The payload's length, which bounds how much storage a size hint may reserve and how much derived work the
+    /// payload may ask for (with its compressed row blocks counted at their raw length as they are read).
+    /// </summary>
     public long PayloadBytes
     {
-        get => _derivedWork.PayloadBytes;
-        set => _derivedWork.PayloadBytes = value;
+        get => _payloadBytes;
+        set => _derivedWork.PayloadBytes = _payloadBytes = value;
     }
 
     public long RowBudget => _options.MaxRows - _rows;
@@ -141,7 +146,8 @@ internal sealed class DataSetBuilder
     public void ReadBlock(ref ProtoBuf.ProtoReader.State state)
     {
         var loader = _current ?? Throw.Invalid<TableLoader>("The payload has rows before any table.");
-        _rows += loader.ReadBlock(ref state, _options, RowBudget, TableCount - 1, _derivedWork);
+        _rows += loader.ReadBlock(ref state, _options, RowBudget, TableCount - 1, _derivedWork, _inflater, _payloadBytes);
+        _derivedWork.PayloadBytes = _payloadBytes + _inflater.Expansion;
     }
 
     public void Complete(TailModel? tail)

@@ -93,9 +93,9 @@ internal sealed class TableLoader
 
     public DataColumn[] TargetColumns(int[] ordinals) => Array.ConvertAll(ordinals, TargetColumn);
 
-    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex, DerivedWork derivedWork)
+    public int ReadBlock(ref ProtoReader.State state, SurrogateOptions options, long rowBudget, int tableIndex, DerivedWork derivedWork, Blocks.BlockInflater inflater, long payloadBytes)
     {
-        _block.Read(ref state, _codecs, options, rowBudget, tableIndex, Model);
+        _block.Read(ref state, _codecs, options, rowBudget, tableIndex, Model, inflater, payloadBytes);
         derivedWork.AddRows(_block.RowCount, ComputedUnitsPerRow);
         if (_blockRows.Length < _block.RowCount && _block.Errors.Count > 0)
         {

@@ -20,6 +20,7 @@ internal sealed partial class SurrogateDataReader : DbDataReader
     private readonly FrameSource _source;
     private readonly SurrogateOptions _options;
     private readonly DecodedBlock _block = new();
+    private readonly Blocks.BlockInflater _inflater = new();
     private readonly Build.DerivedWork _derivedWork = new(0);
     private readonly FieldHandler<FrameKind> _handle;
     private TableModel? _table;
@@ -219,9 +220,10 @@ internal sealed partial class SurrogateDataReader : DbDataReader
                 return FrameKind.Table;
             case PayloadField.Rows:
                 var table = _table ?? Throw.Invalid<TableModel>("The payload has rows before any table.");
-                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, table);
-                // Expression columns show as DBNull but a consumer still visits each cell: held to the same rule.
-                _derivedWork.PayloadBytes = _source.BytesRead;
+                _block.Read(ref state, _codecs, _options, _options.MaxRows - _rows, _tableIndex, table, _inflater, _source.BytesRead);
+                // Expression columns show as DBNull but a consumer still visits each cell: held to the same rule, over
+                // the payload's bytes with compressed blocks at their raw length.
+                _derivedWork.PayloadBytes = _source.BytesRead + _inflater.Expansion;
                 _derivedWork.AddRows(_block.RowCount, _computedUnitsPerRow);
                 _rows += _block.RowCount;
                 _row = -1;

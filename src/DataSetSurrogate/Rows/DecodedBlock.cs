@@ -1,4 +1,5 @@
 using ProtoBuf;
+using Surrogate.Blocks;
 using Surrogate.Columns;
 using Surrogate.Schema;
 using Surrogate.Wire;
@@ -26,10 +27,12 @@ internal sealed class DecodedBlock
     public ColumnCursor Original(int ordinal) => _originals[ordinal];
 
     /// <summary>
-    /// Reads a RowBlock message (the reader is on its field header). <paramref name="rowBudget"/> is what the payload
-    /// may still hold under MaxRows; it is checked before any per-row allocation.
+    /// Reads a RowBlock message, raw or compressed (the reader is on its field header). <paramref name="rowBudget"/>
+    /// is what the payload may still hold under MaxRows; it is checked before any per-row allocation.
+    /// <paramref name="payloadBytes"/> is the payload's length read so far, which a compressed block's raw length is
+    /// added to and held to MaxTotalBytes before it is decompressed.
     /// </summary>
-    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, int tableIndex, TableModel schema)
+    public void Read(ref ProtoReader.State state, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, int tableIndex, TableModel schema, BlockInflater inflater, long payloadBytes)
     {
         RowCount = -1;
         ModifiedCount = 0;
@@ -37,13 +40,49 @@ internal sealed class DecodedBlock
         Errors.Clear();
         EnsureCursors(ref _columns, codecs.Count);
         EnsureCursors(ref _originals, codecs.Count);
-        var columns = 0;
-        var originals = 0;
-        var table = 0;
+        var counts = default(FieldCounts);
         var token = state.StartSubItem();
         var start = state.GetPosition();
-        int field;
-        while ((field = state.ReadFieldHeader()) > 0)
+        var field = state.ReadFieldHeader();
+        long bytes;
+        if (field == BlockField.Codec)
+        {
+            var body = inflater.Inflate(ref state, options, payloadBytes);
+            state.EndSubItem(token);
+            var inner = ProtoReader.State.Create(body, null, null);
+            try
+            {
+                ReadFields(ref inner, inner.ReadFieldHeader(), codecs, options, rowBudget, schema, ref counts);
+            }
+            finally
+            {
+                inner.Dispose();
+            }
+
+            bytes = body.Length;
+        }
+        else
+        {
+            ReadFields(ref state, field, codecs, options, rowBudget, schema, ref counts);
+            state.EndSubItem(token);
+            bytes = state.GetPosition() - start;
+        }
+
+        CheckSize(RowCount, bytes);
+        if (counts.Table != tableIndex)
+        {
+            Throw.Invalid($"A row block names table {counts.Table} where table {tableIndex} is being read.");
+        }
+
+        if (RowCount < 0 || (RowCount > 0 && counts.Columns != codecs.Count) || (ModifiedCount > 0 && counts.Originals != codecs.Count))
+        {
+            Throw.Invalid("A row block does not carry every column.");
+        }
+    }
+
+    private void ReadFields(ref ProtoReader.State state, int field, IReadOnlyList<ColumnCodec?> codecs, SurrogateOptions options, long rowBudget, TableModel schema, ref FieldCounts counts)
+    {
+        for (; field > 0; field = state.ReadFieldHeader())
         {
             if (field == BlockField.RowCount)
             {
@@ -67,33 +106,25 @@ internal sealed class DecodedBlock
                     ReadStates(ref state);
                     break;
                 case BlockField.Column:
-                    ReadColumn(ref state, _columns, ref columns, RowCount, schema, options);
+                    ReadColumn(ref state, _columns, ref counts.Columns, RowCount, schema, options);
                     break;
                 case BlockField.Original:
-                    ReadColumn(ref state, _originals, ref originals, ModifiedCount, schema, options);
+                    ReadColumn(ref state, _originals, ref counts.Originals, ModifiedCount, schema, options);
                     break;
                 case BlockField.Table:
-                    table = ProtoRead.Int32(ref state, 0, int.MaxValue, "row block table");
+                    counts.Table = ProtoRead.Int32(ref state, 0, int.MaxValue, "row block table");
                     break;
                 case BlockField.Error:
                     Errors.Add(RowErrorModel.Read(ref state, RowCount, codecs.Count, options));
+                    break;
+                case BlockField.Codec or BlockField.RawLength or BlockField.Compressed:
+                    // Only a block's first field may say it is compressed, and a compressed block's data is a raw block.
+                    Throw.Invalid("A row block's compression fields are not where a compressed block has them.");
                     break;
                 default:
                     state.SkipField();
                     break;
             }
-        }
-
-        state.EndSubItem(token);
-        CheckSize(RowCount, state.GetPosition() - start);
-        if (table != tableIndex)
-        {
-            Throw.Invalid($"A row block names table {table} where table {tableIndex} is being read.");
-        }
-
-        if (RowCount < 0 || (RowCount > 0 && columns != codecs.Count) || (ModifiedCount > 0 && originals != codecs.Count))
-        {
-            Throw.Invalid("A row block does not carry every column.");
         }
     }
 
@@ -147,6 +178,14 @@ internal sealed class DecodedBlock
         }
 
         index++;
+    }
+
+    /// <summary>What a block's fields add up to: columns and originals carried, and the table it names.</summary>
+    private struct FieldCounts
+    {
+        public int Columns;
+        public int Originals;
+        public int Table;
     }
 
     private static void EnsureCursors(ref ColumnCursor[] cursors, int count)

@@ -26,7 +26,7 @@ internal sealed partial class RowBlockWriter
 
     /// <summary>What this writer's arrays and tables hold on to.</summary>
     internal long RetainedBytes =>
-        _values.RetainedBytes + _bitmap.Length + (4L * _versions.Length) + (8L * _states.Length) + (8L * _modified.Length) + (8L * _records.Length);
+        _values.RetainedBytes + _bitmap.Length + (4L * _versions.Length) + (8L * _states.Length) + (8L * _modified.Length) + (8L * _records.Length) + _compressed.Length;
 
     /// <summary>A writer from the pool, or a new one.</summary>
     public static RowBlockWriter Rent()

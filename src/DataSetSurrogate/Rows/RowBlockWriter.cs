@@ -1,4 +1,5 @@
 using System.Data;
+using Surrogate.Blocks;
 using Surrogate.Columns;
 using Surrogate.Wire;
 
@@ -19,6 +20,7 @@ internal sealed partial class RowBlockWriter
     private DataRow[] _modified = [];
     private object[][] _records = [];
     private int _recordCount;
+    private byte[] _compressed = [];
 
     /// <summary>Accumulates the streams of tagged values in schema messages, written between blocks.</summary>
     public ColumnValues Scratch => _values;
@@ -66,7 +68,7 @@ internal sealed partial class RowBlockWriter
                 WriteErrors(ref writer, rows, start, count);
             }
 
-            context.LastBlockBytes = writer.EndMessage(token);
+            End(ref writer, context, token);
         }
         catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
@@ -114,7 +116,7 @@ internal sealed partial class RowBlockWriter
             Array.Clear(_states, 0, count);
             var token = BeginBlock(ref writer, context, count, writeStates: false);
             WriteColumns(ref writer, context, BlockField.Column, new RecordCells(_records), count);
-            context.LastBlockBytes = writer.EndMessage(token);
+            End(ref writer, context, token);
         }
         catch (Exception ex) when (DataSetSurrogateException.IsInputFailure(ex))
         {
@@ -141,6 +143,13 @@ internal sealed partial class RowBlockWriter
         }
 
         return token;
+    }
+
+    // The raw block's length is the next block's size hint; the block is then compressed in place when that pays.
+    private void End(ref WireWriter writer, TableWriteContext context, MessageToken token)
+    {
+        var length = context.LastBlockBytes = writer.EndMessage(token);
+        CompressedBlock.TryCompress(ref writer, token, length, context.BlockCodec, context.BlockLevel, ref _compressed);
     }
 
     private void WriteColumns<TCells>(ref WireWriter writer, TableWriteContext context, int field, TCells cells, int count)

@@ -13,6 +13,8 @@ internal sealed class TableWriteContext
         AutoIncrement = autoIncrement;
         Table = table;
         Standalone = standalone;
+        BlockCodec = options.BlockCodec;
+        BlockLevel = options.EffectiveBlockLevel;
         Codecs = new ColumnCodec[table.Columns.Count];
         for (var i = 0; i < table.Columns.Count; i++)
         {
@@ -49,6 +51,11 @@ internal sealed class TableWriteContext
     public bool Standalone { get; }
 
     public ColumnCodec[] Codecs { get; }
+
+    /// <summary>The codec row blocks are compressed with (<see cref="RowBlockCodec.None"/>: raw) and its level.</summary>
+    public RowBlockCodec BlockCodec { get; }
+
+    public int BlockLevel { get; }
 
     /// <summary>
     /// False when no column's values travel (no columns, or expression columns only): such blocks always carry their

@@ -49,6 +49,9 @@ internal static class UniqueField
 internal static class BlockField
 {
     public const int RowCount = 1, States = 2, Column = 3, Original = 4, Error = 5, Table = 6;
+
+    // A compressed block holds these three only, in this order; its data decompresses to the fields above.
+    public const int Codec = 7, RawLength = 8, Compressed = 9;
 }
 
 internal static class RowErrorField

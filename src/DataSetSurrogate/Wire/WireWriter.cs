@@ -185,6 +185,34 @@ internal ref struct WireWriter
         return length;
     }
 
+    /// <summary>The body of the top-level message just ended (<see cref="EndMessage"/> returned <paramref name="length"/>).</summary>
+    public readonly ReadOnlySpan<byte> MessageBody(MessageToken token, int length) =>
+        _span.Slice(BodyAt(token, length), length);
+
+    /// <summary>
+    /// Replaces the body of the top-level message just ended with a shorter <paramref name="body"/>, in place; nothing
+    /// may have been written since it ended.
+    /// </summary>
+    public void ReplaceMessageBody(MessageToken token, int length, ReadOnlySpan<byte> body)
+    {
+        if (_depth != 0 || body.Length >= length || BodyAt(token, length) + length != _position)
+        {
+            throw new InvalidOperationException("Only the top-level message just ended can be replaced, by a shorter body.");
+        }
+
+        var at = (int)(token.Start - _spanStart) - token.Reserved;
+        var value = (uint)body.Length;
+        while (value >= 0x80)
+        {
+            _span[at++] = (byte)(value | 0x80);
+            value >>= 7;
+        }
+
+        _span[at++] = (byte)value;
+        body.CopyTo(_span[at..]);
+        _position = at + body.Length;
+    }
+
     /// <summary>A bare varint, for the elements of a packed field written between <see cref="BeginMessage"/> and <see cref="EndMessage"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Varint(ulong value)
@@ -201,6 +229,9 @@ internal ref struct WireWriter
     public static int VarintSize(ulong value) => ((64 - BitOperations.LeadingZeroCount(value | 1)) + 6) / 7;
 
     public static ulong ZigZag(long value) => (ulong)((value << 1) ^ (value >> 63));
+
+    // Where an ended message's body lies in the span: after its length prefix, which FixPrefix wrote at the reserved place.
+    private readonly int BodyAt(MessageToken token, int length) => (int)(token.Start - _spanStart) - token.Reserved + VarintSize((uint)length);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Tag(int field, int wireType) => Varint((uint)((field << 3) | wireType));

@@ -1,11 +1,11 @@
 using System.Collections.Concurrent;
 using ZstdSharp;
 
-namespace Surrogate.Compression.Codecs;
+namespace Surrogate.Blocks;
 
 /// <summary>
-/// Pooled zstd contexts: a compressor per level and decompressors, reused across messages so that no message
-/// allocates a context. The pools keep at most a few contexts each (one per core); extra ones are disposed.
+/// Pooled zstd contexts: a compressor per level and decompressors, reused across messages and row blocks so that
+/// none allocates a context. The pools keep at most a few contexts each (one per core); extra ones are disposed.
 /// </summary>
 internal static class ZstdContexts
 {
