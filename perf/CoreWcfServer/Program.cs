@@ -19,7 +19,8 @@ using Surrogate.Perf.Scenarios;
 // The comparison's server on CoreWCF (`Harness --server corewcf` starts it as `dotnet CoreWcfServer.dll [--listen a]`):
 // the endpoints of `Harness serve` (net.tcp /plain and /surrogate, BasicHttp /plain/text, and the ASMX-style host),
 // then the same control protocol on stdin/stdout. `latency-serve` and `latency-client` are the latency matrix's server
-// and client on this build (the client code is the harness's, with the net.uds client this build can restore).
+// and client on this build (the client code is the harness's, with the net.uds client this build can restore);
+// `compression-serve` is the compression benchmarks' server.
 switch (args.FirstOrDefault())
 {
     case "latency-serve":
@@ -27,6 +28,8 @@ switch (args.FirstOrDefault())
     case "latency-client":
         LatencyBindings.UnixDomainSocket = CoreWcfLatencyHost.UnixDomainSocketClient;
         return LatencyClientCommand.Run(args[1..], CoreWcfLatencyHost.StartAsync);
+    case "compression-serve":
+        return await CoreWcfBenchHost.RunAsync(args[1..]);
 }
 
 IPAddress address = ServerControl.ListenAddress(args);

@@ -8,6 +8,7 @@ namespace Surrogate.Perf.Tests;
 /// <c>--link</c>: as root, a run over a shaped 20 Mbit/s veth link obeys physics (no call is faster than its bytes
 /// at that rate) and the smaller payload wins; otherwise the harness refuses with exit code 2 and names root.
 /// </summary>
+[Collection(LinkRunCollection.Name)]
 public sealed class LinkRunTests : IDisposable
 {
     private const double BitsPerSecond = 20e6;

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Surrogate.Perf.Harness.Compression;
 using Surrogate.Perf.Harness.Hosting;
 using Surrogate.Perf.Harness.Latency.Client;
 using Surrogate.Perf.Harness.Latency.Hosting;
@@ -15,6 +16,8 @@ public static class ChildCli
         Child("client", _ => Task.FromResult(ClientCommand.Run())),
         Child("latency-serve", args => LatencyServeCommand.RunAsync(args, StandInLatencyHost.StartAsync)),
         Child("latency-client", args => Task.FromResult(LatencyClientCommand.Run(args, StandInLatencyHost.StartAsync))),
+        Child("compression-serve", StandInBenchHost.RunAsync),
+        Child("compression-client", _ => Task.FromResult(BenchClientCommand.Run())),
     ];
 
     private static Command Child(string name, Func<IReadOnlyList<string>, Task<int>> run)

@@ -4,7 +4,7 @@ namespace Surrogate.Perf.Harness.Cli;
 
 /// <summary>
 /// The harness's command line (System.CommandLine): the comparison is the root command's own action (and <c>run</c>),
-/// then <c>latency</c>, <c>analyze</c>, and the hidden child-process verbs. A new command is a class with a
+/// then <c>latency</c>, <c>compression</c>, <c>analyze</c>, and the hidden child-process verbs. A new command is a class with a
 /// <c>Create()</c> returning its <see cref="Command"/>, added to <see cref="Commands"/>.
 /// </summary>
 public static class HarnessCli
@@ -14,6 +14,7 @@ public static class HarnessCli
     [
         ComparisonCli.Create("run"),
         LatencyCli.Create(),
+        CompressionCli.Create(),
         AnalyzeCli.Create(),
         .. ChildCli.Create(),
     ];

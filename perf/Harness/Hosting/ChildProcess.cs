@@ -31,14 +31,21 @@ public sealed class ChildProcess : IAsyncDisposable
     /// Starts <c>Harness verb args</c>; <paramref name="core"/> pins it when taskset exists; <paramref name="prefix"/>
     /// is a command that execs the rest (<c>ip netns exec &lt;ns&gt;</c>), so the process id is still the harness's.
     /// </summary>
-    public static ChildProcess Start(string role, int? core, IReadOnlyList<string> prefix, string verb, params string[] args)
+    public static ChildProcess Start(string role, int? core, IReadOnlyList<string> prefix, string verb, params string[] args) =>
+        StartCommand(role, core, prefix, HarnessProgram(verb, args));
+
+    /// <summary>The command line that runs this harness with <paramref name="verb"/> and <paramref name="args"/>.</summary>
+    public static IReadOnlyList<string> HarnessProgram(string verb, params string[] args)
     {
         var (harness, harnessArgs) = SelfCommand();
-        return StartCommand(role, core, prefix, [harness, .. harnessArgs, verb, .. args]);
+        return [harness, .. harnessArgs, verb, .. args];
     }
 
-    /// <summary>Starts <paramref name="program"/> (file and arguments) as <see cref="Start"/> starts the harness: pinned, in the namespace.</summary>
-    public static ChildProcess StartCommand(string role, int? core, IReadOnlyList<string> prefix, IReadOnlyList<string> program)
+    /// <summary>
+    /// Starts <paramref name="program"/> (file and arguments) as <see cref="Start"/> starts the harness: pinned, in the
+    /// namespace; <paramref name="environment"/> adds variables to the child's environment.
+    /// </summary>
+    public static ChildProcess StartCommand(string role, int? core, IReadOnlyList<string> prefix, IReadOnlyList<string> program, IReadOnlyDictionary<string, string>? environment = null)
     {
         var info = new ProcessStartInfo
         {
@@ -58,6 +65,11 @@ public sealed class ChildProcess : IAsyncDisposable
 
         // Children inherit nothing that changes the runtime's behaviour from the driver's environment.
         info.Environment["DOTNET_gcServer"] = "0";
+        foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
+        }
+
         var process = Process.Start(info) ?? throw new InvalidOperationException($"Could not start the {role} process.");
         var child = new ChildProcess(process, role, core);
         process.ErrorDataReceived += (_, e) =>

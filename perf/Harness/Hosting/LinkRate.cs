@@ -23,8 +23,11 @@ public sealed record LinkRate(string Text, long BitsPerSecond)
         ("bit", 1), ("bps", 8), (string.Empty, 1),
     ];
 
-    /// <summary>TBF's bucket: one kernel tick's worth of bytes at this rate, at least 32 KB.</summary>
-    public long BurstBytes => Math.Max(MinBurstBytes, BitsPerSecond / 8 / KernelHz);
+    /// <summary>A burst chosen by the caller (the compression benchmarks' small bursts), or null for the default.</summary>
+    public long? Burst { get; init; }
+
+    /// <summary>TBF's bucket: <see cref="Burst"/>, else one kernel tick's worth of bytes at this rate, at least 32 KB.</summary>
+    public long BurstBytes => Burst ?? Math.Max(MinBurstBytes, BitsPerSecond / 8 / KernelHz);
 
     /// <summary>The rate as passed to tc, exact whatever unit the user wrote.</summary>
     public string TcRate => BitsPerSecond.ToString(CultureInfo.InvariantCulture) + "bit";

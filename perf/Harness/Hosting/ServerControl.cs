@@ -30,9 +30,11 @@ public static class ServerControl
     /// Announces <paramref name="endpoints"/> and serves the protocol; <paramref name="preload"/> builds one scenario;
     /// <paramref name="open"/> (the latency servers) starts an endpoint announced lazily: <c>OPEN key</c> answers
     /// <c>OPENED address</c>, or <c>OPENED</c> alone when the server has no such endpoint. <c>SAMPLE</c> answers the
-    /// process's retained heap, working set and open descriptors (the soak).
+    /// process's retained heap, working set and open descriptors (the soak). <paramref name="decisions"/> (the compression
+    /// servers) answers <c>DECISIONS name</c> with <c>DECISIONS {json}</c>.
     /// </summary>
-    public static async Task<int> RunAsync(IReadOnlyDictionary<string, string> endpoints, Action<string> preload, Func<string, Task<string?>>? open = null)
+    public static async Task<int> RunAsync(
+        IReadOnlyDictionary<string, string> endpoints, Action<string> preload, Func<string, Task<string?>>? open = null, Func<string, string>? decisions = null)
     {
         Reply("LISTENING " + JsonSerializer.Serialize(endpoints));
         while (await Console.In.ReadLineAsync() is { } line)
@@ -56,6 +58,9 @@ public static class ServerControl
                     break;
                 case "OPEN" when open is not null:
                     Reply("OPENED " + (await open(parts[1]) ?? string.Empty));
+                    break;
+                case "DECISIONS" when decisions is not null:
+                    Reply("DECISIONS " + decisions(parts[1]));
                     break;
                 case "QUIT":
                     return 0;

@@ -23,16 +23,29 @@ public static class SocketByteCounter
     public static (long Sent, long Received) Read(int serverPort)
     {
         long sent = 0, received = 0;
+        foreach (var (s, r) in Snapshot(serverPort).Values)
+        {
+            sent += s;
+            received += r;
+        }
+
+        return (sent, received);
+    }
+
+    /// <summary>The counters of each connection to <paramref name="serverPort"/>, keyed by its socket inode (<c>socket:[n]</c>).</summary>
+    public static Dictionary<string, (long Sent, long Received)> Snapshot(int serverPort)
+    {
+        var sockets = new Dictionary<string, (long Sent, long Received)>(StringComparer.Ordinal);
         if (!Available)
         {
-            return (sent, received);
+            return sockets;
         }
 
         byte[] info = new byte[256];
         foreach (string link in Directory.EnumerateFileSystemEntries("/proc/self/fd"))
         {
-            if (new FileInfo(link).LinkTarget?.StartsWith("socket:", StringComparison.Ordinal) != true
-                || !int.TryParse(Path.GetFileName(link), out int fd))
+            string? target = new FileInfo(link).LinkTarget;
+            if (target?.StartsWith("socket:", StringComparison.Ordinal) != true || !int.TryParse(Path.GetFileName(link), out int fd))
             {
                 continue;
             }
@@ -50,14 +63,30 @@ public static class SocketByteCounter
                 int length = socket.GetRawSocketOption(IpProtoTcp, TcpInfo, info);
                 if (length >= BytesReceivedOffset + 8)
                 {
-                    sent += BinaryPrimitives.ReadInt64LittleEndian(info.AsSpan(BytesAckedOffset));
-                    received += BinaryPrimitives.ReadInt64LittleEndian(info.AsSpan(BytesReceivedOffset));
+                    sockets[target] = (BinaryPrimitives.ReadInt64LittleEndian(info.AsSpan(BytesAckedOffset)), BinaryPrimitives.ReadInt64LittleEndian(info.AsSpan(BytesReceivedOffset)));
                 }
             }
             catch (SocketException)
             {
                 // Closed meanwhile, or a socket the runtime cannot wrap (netlink, unix): not one of ours.
             }
+        }
+
+        return sockets;
+    }
+
+    /// <summary>
+    /// Bytes between two snapshots, socket by socket: a connection opened meanwhile counts from zero, one closed
+    /// meanwhile is left out (rather than subtracting its whole history from the total).
+    /// </summary>
+    public static (long Sent, long Received) Delta(Dictionary<string, (long Sent, long Received)> before, Dictionary<string, (long Sent, long Received)> after)
+    {
+        long sent = 0, received = 0;
+        foreach (var (socket, now) in after)
+        {
+            var then = before.GetValueOrDefault(socket);
+            sent += now.Sent - then.Sent;
+            received += now.Received - then.Received;
         }
 
         return (sent, received);

@@ -1,0 +1,134 @@
+using System.Diagnostics;
+using System.Text.Json;
+using HdrHistogram;
+using Surrogate.Compression;
+using Surrogate.Perf.Harness.Latency.Client;
+using Surrogate.Perf.Harness.Measurement;
+
+namespace Surrogate.Perf.Harness.Compression;
+
+/// <summary>What the driver asks a client process to measure: one contender, message class and size.</summary>
+public sealed record BenchCellSpec(string Contender, string Class, int Size, string Address, double WarmupSeconds, int WarmupCalls, double MeasureSeconds, int MinCalls);
+
+/// <summary>
+/// What one client process measured: calls and seconds of its closed loop, wire bytes of its connections (kernel
+/// TCP counters), its own CPU and allocations, and its latency histogram as (value, count) pairs in Stopwatch ticks.
+/// </summary>
+public sealed record BenchCellMeasurement(long Calls, double Seconds, long RequestBytes, long ResponseBytes, ProcessStats Client, long[][] Latency);
+
+/// <summary>The codec sweep of one message class and size: the uncompressed endpoint to capture a reply from, the levels, the time per level.</summary>
+public sealed record SweepSpec(string Class, int Size, string Address, IReadOnlyList<string> Levels, double BudgetSeconds);
+
+/// <summary>
+/// A client process of the compression benchmarks (<c>compression-client</c>). Lines on stdin: <c>CELL {spec}</c>
+/// connects, checks one call, warms up and answers <c>READY</c>; <c>GO</c> starts the measured closed loop (one
+/// call in flight), which prints <c>PROGRESS calls seconds</c> and ends with <c>RESULT {json}</c>. <c>SWEEP {spec}</c>
+/// captures a reply's bytes and times the codecs on them, answering <c>SWEPT {json}</c>.
+/// </summary>
+public static class BenchClientCommand
+{
+    public static int Run()
+    {
+        Reply("CLIENT-READY");
+        while (Console.In.ReadLine() is { } line)
+        {
+            string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
+            try
+            {
+                switch (parts[0])
+                {
+                    case "CELL":
+                        RunCell(JsonSerializer.Deserialize<BenchCellSpec>(parts[1])!);
+                        break;
+                    case "SWEEP":
+                        Reply("SWEPT " + JsonSerializer.Serialize(Sweep(JsonSerializer.Deserialize<SweepSpec>(parts[1])!)));
+                        break;
+                    case "QUIT":
+                        return 0;
+                    default:
+                        Reply("ERROR unknown command " + parts[0]);
+                        break;
+                }
+            }
+            catch (Exception e)
+            {
+                Reply("ERROR " + e.GetType().Name + ": " + e.Message.ReplaceLineEndings(" "));
+                Console.Error.WriteLine(e.ToString());
+            }
+        }
+
+        return 0;
+    }
+
+    private static void RunCell(BenchCellSpec spec)
+    {
+        var address = new Uri(spec.Address);
+        MessageClass messageClass = MessageClassCatalog.Get(spec.Class);
+        using IBenchClient client = messageClass.Connect(BenchBindings.Client(ContenderCatalog.Get(spec.Contender)), address);
+        client.Call(spec.Size);
+        var warmup = Stopwatch.StartNew();
+        for (int i = 1; i < spec.WarmupCalls || warmup.Elapsed.TotalSeconds < spec.WarmupSeconds; i++)
+        {
+            client.Call(spec.Size);
+        }
+
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Reply("READY");
+        string? go = Console.In.ReadLine();
+        if (go != "GO")
+        {
+            throw new InvalidOperationException($"Expected GO, got '{go}'.");
+        }
+
+        LongHistogram histogram = Histograms.Create();
+        ProcessStats before = ProcessStats.Capture();
+        var socketsBefore = SocketByteCounter.Snapshot(address.Port);
+        var clock = Stopwatch.StartNew();
+        double nextProgress = 0.5;
+        long calls = 0;
+        while (calls < spec.MinCalls || clock.Elapsed.TotalSeconds < spec.MeasureSeconds)
+        {
+            long start = Stopwatch.GetTimestamp();
+            client.Call(spec.Size);
+            Histograms.Record(histogram, Stopwatch.GetTimestamp() - start);
+            calls++;
+            if (clock.Elapsed.TotalSeconds >= nextProgress)
+            {
+                Reply(FormattableString.Invariant($"PROGRESS {calls} {clock.Elapsed.TotalSeconds:F2}"));
+                nextProgress += 0.5;
+            }
+        }
+
+        double seconds = clock.Elapsed.TotalSeconds;
+        var (sent, received) = SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port));
+        ProcessStats cost = ProcessStats.Capture().Minus(before);
+        long[][] latency = [.. histogram.RecordedValues().Select(v => new[] { v.ValueIteratedTo, v.CountAddedInThisIterationStep })];
+        Reply("RESULT " + JsonSerializer.Serialize(new BenchCellMeasurement(calls, seconds, sent, received, cost, latency)));
+    }
+
+    private static List<SweepPoint> Sweep(SweepSpec spec)
+    {
+        var recorder = new ReplyRecorder();
+        MessageClass messageClass = MessageClassCatalog.Get(spec.Class);
+        using (IBenchClient client = messageClass.Connect(BenchBindings.Recording(recorder), new Uri(spec.Address)))
+        {
+            // The first reply on a connection carries the session dictionary's strings; later ones are the steady state.
+            for (int i = 0; i < 3; i++)
+            {
+                client.Call(spec.Size);
+            }
+        }
+
+        byte[] message = recorder.Last ?? throw new InvalidOperationException("No reply was recorded.");
+        var levels = spec.Levels.Select(ContenderCatalog.Get).Select(c => c.ModelCodec ?? throw new ArgumentException($"{c.Name} has no codec to sweep."));
+        return [.. CodecSweep.Run(spec.Class, spec.Size, message, levels, spec.BudgetSeconds)];
+    }
+
+    private static void Reply(string line)
+    {
+        Console.Out.WriteLine(line);
+        Console.Out.Flush();
+    }
+}

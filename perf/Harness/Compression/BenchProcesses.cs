@@ -1,0 +1,175 @@
+using System.Globalization;
+using System.Text.Json;
+using HdrHistogram;
+using Surrogate.Perf.Harness.Hosting;
+using Surrogate.Perf.Harness.Latency.Client;
+using Surrogate.Perf.Harness.Measurement;
+
+namespace Surrogate.Perf.Harness.Compression;
+
+/// <summary>
+/// The processes of one link: the server (core 0; inside the link's namespace when shaped) and the client processes
+/// (all on core 1), started once per link. <see cref="MeasureAsync"/> runs one cell on every client at once: each
+/// connects and warms up, the driver snapshots the server, then GO starts every closed loop together.
+/// </summary>
+public sealed class BenchProcesses : IAsyncDisposable
+{
+    private static readonly TimeSpan StartupTimeout = TimeSpan.FromMinutes(3);
+    private static readonly TimeSpan CellTimeout = TimeSpan.FromMinutes(10);
+    /// <summary>
+    /// Thread-pool workers block instead of spinning while they wait for work, in every process of the run: CPU per
+    /// reply then counts work, not spinning, and the client processes sharing core 1 do not burn it for each other.
+    /// </summary>
+    public static readonly IReadOnlyDictionary<string, string> Environment = new Dictionary<string, string> { ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0" };
+
+    private readonly TerminationSignals signals;
+
+    private BenchProcesses(ChildProcess server, IReadOnlyList<ChildProcess> clients, IReadOnlyDictionary<string, string> endpoints)
+    {
+        Server = server;
+        Clients = clients;
+        Endpoints = endpoints;
+        signals = TerminationSignals.Register(() =>
+        {
+            server.Kill();
+            foreach (ChildProcess client in clients)
+            {
+                client.Kill();
+            }
+        });
+    }
+
+    public ChildProcess Server { get; }
+
+    public IReadOnlyList<ChildProcess> Clients { get; }
+
+    /// <summary>The server's endpoints by key (<c>contender/contract</c>); contenders the server cannot serve are absent.</summary>
+    public IReadOnlyDictionary<string, string> Endpoints { get; }
+
+    public bool Broken => Server.HasExited || Clients.Any(c => c.HasExited);
+
+    public static async Task<BenchProcesses> StartAsync(ServerChoice choice, IReadOnlyList<Contender> contenders, IEnumerable<int> sizes, int clients, bool pin, NetworkLink? link)
+    {
+        string[] args = BenchServeArgs.Format(contenders, link?.ServerAddress);
+        IReadOnlyList<string> program = choice.Program is null
+            ? ChildProcess.HarnessProgram("compression-serve", args)
+            : [.. choice.Program, "compression-serve", .. args];
+        ChildProcess server = ChildProcess.StartCommand("server", pin ? 0 : null, link?.ExecPrefix ?? [], program, Environment);
+        var started = new List<ChildProcess>();
+        try
+        {
+            var endpoints = JsonSerializer.Deserialize<Dictionary<string, string>>(await server.ExpectAsync("LISTENING", StartupTimeout))!;
+            await server.SendAsync("PRELOAD " + string.Join(',', sizes.Distinct()));
+            await server.ExpectAsync("PRELOADED", StartupTimeout);
+            for (int i = 0; i < clients; i++)
+            {
+                started.Add(ChildProcess.StartCommand("client " + (i + 1).ToString(CultureInfo.InvariantCulture), pin ? 1 : null, [],
+                    ChildProcess.HarnessProgram("compression-client"), Environment));
+            }
+
+            foreach (ChildProcess client in started)
+            {
+                await client.ExpectAsync("CLIENT-READY", StartupTimeout);
+            }
+
+            return new BenchProcesses(server, started, endpoints);
+        }
+        catch
+        {
+            foreach (ChildProcess client in started)
+            {
+                await client.DisposeAsync();
+            }
+
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>The codec sweep of one message class and size, on the first client.</summary>
+    public async Task<IReadOnlyList<SweepPoint>> SweepAsync(SweepSpec spec)
+    {
+        await Clients[0].SendAsync("SWEEP " + JsonSerializer.Serialize(spec));
+        return JsonSerializer.Deserialize<List<SweepPoint>>(await Clients[0].ExpectAsync("SWEPT", CellTimeout))!;
+    }
+
+    /// <summary>Runs one cell on every client; <paramref name="progress"/> gets the calls so far and the seconds of the first client.</summary>
+    public async Task<BenchCell> MeasureAsync(string link, BenchCellSpec spec, Action<long, double> progress)
+    {
+        string line = "CELL " + JsonSerializer.Serialize(spec);
+        await Task.WhenAll(Clients.Select(c => c.SendAsync(line)));
+        await Task.WhenAll(Clients.Select(c => c.ExpectAsync("READY", CellTimeout)));
+        Contender contender = ContenderCatalog.Get(spec.Contender);
+        if (contender.IsPolicy)
+        {
+            await ServerDecisionsAsync(spec.Contender); // drops the warm-up's
+        }
+
+        ProcessStats before = await ServerStatsAsync();
+        await Task.WhenAll(Clients.Select(c => c.SendAsync("GO")));
+        var counts = new long[Clients.Count];
+        var seconds = new double[Clients.Count];
+        string[] results = await Task.WhenAll(Clients.Select((c, i) => c.ExpectAsync("RESULT", CellTimeout, other =>
+        {
+            string[] parts = other.Split(' ');
+            if (parts is ["PROGRESS", var calls, var elapsed])
+            {
+                counts[i] = long.Parse(calls, CultureInfo.InvariantCulture);
+                seconds[i] = double.Parse(elapsed, CultureInfo.InvariantCulture);
+                progress(counts.Sum(), seconds.Max());
+            }
+        })));
+        ProcessStats server = (await ServerStatsAsync()).Minus(before);
+        IReadOnlyList<DecisionCount>? decisions = contender.IsPolicy ? await ServerDecisionsAsync(spec.Contender) : null;
+        var measured = results.Select(r => JsonSerializer.Deserialize<BenchCellMeasurement>(r)!).ToList();
+        return Combine(link, spec, measured, server, decisions);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        signals.Dispose();
+        foreach (ChildProcess client in Clients)
+        {
+            await client.DisposeAsync();
+        }
+
+        await Server.DisposeAsync();
+    }
+
+    /// <summary>Adds the clients up: ops/s is the sum of each client's calls over its own window, per-op costs divide by every call.</summary>
+    public static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server, IReadOnlyList<DecisionCount>? decisions = null)
+    {
+        long calls = clients.Sum(c => c.Calls);
+        double window = clients.Max(c => c.Seconds);
+        LongHistogram latency = Histograms.Create();
+        foreach (long[] bucket in clients.SelectMany(c => c.Latency))
+        {
+            latency.RecordValueWithCount(bucket[0], bucket[1]);
+        }
+
+        return new BenchCell(link, spec.Contender, spec.Class, spec.Size, clients.Count, calls, window,
+            clients.Sum(c => c.Calls / c.Seconds),
+            clients.Sum(c => (double)c.ResponseBytes) / calls,
+            clients.Sum(c => (double)c.RequestBytes) / calls,
+            clients.Sum(c => c.Client.CpuMilliseconds) / calls,
+            server.CpuMilliseconds / calls,
+            clients.Sum(c => (double)c.Client.AllocatedBytes) / calls,
+            (double)server.AllocatedBytes / calls,
+            clients.Sum(c => c.Client.CpuMilliseconds) / 1000 / window,
+            server.CpuMilliseconds / 1000 / window,
+            Histograms.Summarize(latency),
+            decisions);
+    }
+
+    private async Task<IReadOnlyList<DecisionCount>> ServerDecisionsAsync(string contender)
+    {
+        await Server.SendAsync("DECISIONS " + contender);
+        return JsonSerializer.Deserialize<List<DecisionCount>>(await Server.ExpectAsync("DECISIONS", StartupTimeout))!;
+    }
+
+    private async Task<ProcessStats> ServerStatsAsync()
+    {
+        await Server.SendAsync("STATS");
+        return JsonSerializer.Deserialize<ProcessStats>(await Server.ExpectAsync("STATS", StartupTimeout))!;
+    }
+}

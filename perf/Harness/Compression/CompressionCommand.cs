@@ -1,0 +1,195 @@
+using System.Globalization;
+using Spectre.Console;
+using Surrogate.Perf.Harness.Hosting;
+using Surrogate.Perf.Harness.Measurement;
+using Surrogate.Perf.Harness.Reports;
+using static Surrogate.Perf.Harness.Reports.Format;
+
+namespace Surrogate.Perf.Harness.Compression;
+
+/// <summary>
+/// The <c>compression</c> command's driver: for each link (loopback first, then each shaped rate) it starts the
+/// server and the client processes, runs the codec sweep once (first link), then every cell (message class × size ×
+/// contender; one client on loopback, <see cref="BenchOptions.Clients"/> on a shaped link), lists what cannot work
+/// or failed with the reason, fits the model and writes the reports.
+/// </summary>
+public static class CompressionCommand
+{
+    /// <summary>The name a failed codec sweep is listed under among the cells not run.</summary>
+    public const string SweepName = "(codec sweep)";
+
+    private static readonly string[] Columns = ["link", "contender", "class", "n", "ops/s", "resp KB", "srv cpu ms", "cli cpu ms", "srv cpu %", "cli cpu %"];
+
+    public static async Task<int> RunAsync(BenchOptions options)
+    {
+        ServerChoice? server = ServerChoice.Resolve(options.Server);
+        if (server is null)
+        {
+            await Console.Error.WriteLineAsync(ServerChoice.NotBuilt);
+            return 2;
+        }
+
+        if (options.Links.Any(l => l.Rate is not null) && NetworkLink.Missing() is { } missing)
+        {
+            await Console.Error.WriteLineAsync(missing);
+            return 2;
+        }
+
+        string outDir = OutputFolder.Resolve(options.OutputDirectory);
+        Directory.CreateDirectory(outDir);
+        bool pin = options.Pin && Pinning.Available;
+        BenchProfile profile = options.Profile;
+        var environment = new BenchEnvironment(
+            DateTimeOffset.UtcNow, profile.Name, options.CommandLine, Environment.MachineName,
+            System.Runtime.InteropServices.RuntimeInformation.OSDescription, System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+            Environment.ProcessorCount,
+            pin ? "server on core 0, every client process on core 1 (taskset)" : Pinning.Describe(options.Pin),
+            server.Description,
+            string.Create(CultureInfo.InvariantCulture,
+                $"closed loops, one call in flight per client: loopback one client (Part 3), a shaped link {options.Clients} client processes (Part 4); warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds"),
+            SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
+            "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
+                "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
+
+        LiveBoard.WidenWhenRedirected();
+        AnsiConsole.MarkupLine($"[bold]Compression benchmarks[/], profile [bold]{profile.Name}[/], server: {Markup.Escape(server.Description)}");
+        AnsiConsole.MarkupLine($"output: {Markup.Escape(outDir)}");
+
+        var cells = new List<BenchCell>();
+        var notRun = new List<BenchNotRun>();
+        var sweep = new List<SweepPoint>();
+        var links = new List<BenchLinkReport>();
+        int planned = options.Links.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count;
+        using (var board = new LiveBoard(Columns, planned))
+        {
+            foreach (BenchLink link in options.Links)
+            {
+                links.Add(await RunLinkAsync(link, options, server, pin, board, cells, notRun, sweep));
+            }
+        }
+
+        var (model, modelMissing) = BenchModel.Fit(cells, sweep, options.Contenders, links);
+        var report = new BenchReport(environment, links, cells, notRun, sweep, model, modelMissing);
+        BenchReportWriters.WriteAll(report, outDir);
+        AnsiConsole.MarkupLine($"{cells.Count} cells measured, {notRun.Count(n => n.Status == "failed")} failed, {notRun.Count(n => n.Status == "cannot work")} cannot work; " +
+            $"wrote results.md, results.csv, results.json, sweep.csv, breakeven.csv and report.html to {Markup.Escape(outDir)}");
+        return 0;
+    }
+
+    private static async Task<BenchLinkReport> RunLinkAsync(
+        BenchLink link, BenchOptions options, ServerChoice server, bool pin, LiveBoard board, List<BenchCell> cells, List<BenchNotRun> notRun, List<SweepPoint> sweep)
+    {
+        int clients = link.Rate is null ? 1 : options.Clients;
+        NetworkLink? network = null;
+        BenchProcesses? processes = null;
+        string description = link.Rate is null ? "loopback (127.0.0.1), unshaped" : link.Rate.Describe();
+        var plan = (from c in options.Classes from size in c.Sizes from contender in options.Contenders select (c.Class, size, contender)).ToList();
+        try
+        {
+            if (link.Rate is not null)
+            {
+                board.Status($"{link.Name}: creating the network namespace, veth pair and tbf qdiscs");
+                network = NetworkLink.Create(link.Rate);
+                description = network.Describe();
+            }
+
+            foreach (var (messageClass, size, contender) in plan)
+            {
+                if (contender.CannotWork(server.Name) is { } reason)
+                {
+                    notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "cannot work", reason));
+                    board.Skip();
+                    continue;
+                }
+
+                try
+                {
+                    if (processes is null || processes.Broken)
+                    {
+                        if (processes is not null)
+                        {
+                            await processes.DisposeAsync();
+                        }
+
+                        board.Status($"{link.Name}: starting the server and {clients} client process(es)");
+                        processes = await BenchProcesses.StartAsync(server, options.Contenders, options.Classes.SelectMany(c => c.Sizes), clients, pin, network);
+                        if (sweep.Count == 0 && !notRun.Any(n => n.Contender == SweepName))
+                        {
+                            await SweepAsync(link.Name, processes, options, board, sweep, notRun);
+                        }
+                    }
+
+                    string label = $"{link.Name} {contender.Name} {messageClass.Name} {size}";
+                    board.Status($"{label}: warming up");
+                    var spec = new BenchCellSpec(contender.Name, messageClass.Name, size, processes.Endpoints[BenchContract.Key(contender.Name, messageClass.Contract)],
+                        options.Profile.WarmupSeconds, options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls);
+                    BenchCell cell = await processes.MeasureAsync(link.Name, spec, (calls, seconds) =>
+                        board.Status(string.Create(CultureInfo.InvariantCulture, $"{label}: {seconds:0.0}/{options.Profile.MeasureSeconds:0.#} s, {calls} calls")));
+                    cells.Add(cell);
+                    board.Row(link.Name, contender.Name, messageClass.Name, size.ToString(CultureInfo.InvariantCulture), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
+                        Ms(cell.ServerCpuMs), Ms(cell.ClientCpuMs), Percent(cell.ServerCpuShare), Percent(cell.ClientCpuShare));
+                }
+                catch (InvalidOperationException e)
+                {
+                    notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "failed", e.Message.ReplaceLineEndings(" ")));
+                    board.Skip();
+                }
+            }
+        }
+        catch (InvalidOperationException e)
+        {
+            // The link could not be set up: its cells are listed as failed with the reason.
+            foreach (var (messageClass, size, contender) in plan.Where(p => !cells.Any(c => Same(c.Link, c.Contender, c.Class, c.Size, link, p))
+                && !notRun.Any(n => Same(n.Link, n.Contender, n.Class, n.Size, link, p))))
+            {
+                notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "failed", e.Message.ReplaceLineEndings(" ")));
+                board.Skip();
+            }
+        }
+        finally
+        {
+            if (processes is not null)
+            {
+                await processes.DisposeAsync();
+            }
+        }
+
+        string? statistics = network?.Statistics();
+        network?.Dispose();
+        return new BenchLinkReport(link.Name, link.Rate?.BitsPerSecond, link.Rate?.BurstBytes, clients, description, statistics);
+    }
+
+    /// <summary>The codec sweep on the first client: per message class and size, every level (full profile) or the contenders' levels.</summary>
+    private static async Task SweepAsync(string link, BenchProcesses processes, BenchOptions options, LiveBoard board, List<SweepPoint> sweep, List<BenchNotRun> notRun)
+    {
+        var levels = options.Profile.SweepEveryLevel
+            ? Enum.GetValues<Surrogate.Compression.CompressionCodec>().SelectMany(codec => Surrogate.Compression.CompressionOptions.Levels(codec).Select(level => $"{codec}-{level}".ToLowerInvariant()))
+            : options.Contenders.Where(c => c.ModelCodec is not null && c.BuiltIn == BuiltInCompression.None).Select(c => c.Name);
+        string[] names = [.. levels.Concat(BuiltInStandIns(options)).Distinct()];
+        foreach (ClassSizes c in options.Classes)
+        {
+            foreach (int size in c.Sizes)
+            {
+                board.Status($"codec sweep: {c.Class.Name} {size}");
+                string address = processes.Endpoints[BenchContract.Key(ContenderCatalog.UncompressedName, c.Class.Contract)];
+                try
+                {
+                    sweep.AddRange(await processes.SweepAsync(new SweepSpec(c.Class.Name, size, address, names, options.Profile.SweepSecondsPerLevel)));
+                }
+                catch (InvalidOperationException e)
+                {
+                    notRun.Add(new BenchNotRun(link, SweepName, c.Class.Name, size, "failed", "codec sweep: " + e.Message.ReplaceLineEndings(" ")));
+                }
+            }
+        }
+    }
+
+    /// <summary>The levels that stand for WCF's CompressionFormat in the model (GZip or Deflate 6), when the sweep would not have them anyway.</summary>
+    private static IEnumerable<string> BuiltInStandIns(BenchOptions options) => options.Profile.SweepEveryLevel
+        ? []
+        : options.Contenders.Where(c => c.BuiltIn != BuiltInCompression.None).Select(c => $"{c.ModelCodec!.Value.Codec}-{c.ModelCodec.Value.Level}".ToLowerInvariant())
+            .Where(name => !options.Contenders.Any(c => c.Name == name));
+
+    private static bool Same(string link, string contender, string messageClass, int size, BenchLink l, (MessageClass Class, int Size, Contender Contender) p) =>
+        link == l.Name && contender == p.Contender.Name && messageClass == p.Class.Name && size == p.Size;
+}

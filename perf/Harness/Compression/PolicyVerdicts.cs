@@ -1,0 +1,79 @@
+using System.Globalization;
+
+namespace Surrogate.Perf.Harness.Compression;
+
+/// <summary>
+/// A policy contender (adaptive, rules-2011) in one cell against the oracle, the best static contender of the same
+/// link, message class and size (uncompressed, WCF's CompressionFormat, or one codec at one level), and against
+/// uncompressed. <see cref="Why"/> says, for a miss, what the policy chose and what the oracle was.
+/// </summary>
+public sealed record PolicyVerdict(
+    string Link,
+    string Contender,
+    string Class,
+    int Size,
+    double OpsPerSecond,
+    string Oracle,
+    double OracleOpsPerSecond,
+    double? UncompressedOpsPerSecond,
+    bool Met,
+    string? Why)
+{
+    public double VersusOracle => OpsPerSecond / OracleOpsPerSecond;
+
+    public double? VersusUncompressed => UncompressedOpsPerSecond is { } u ? OpsPerSecond / u : null;
+}
+
+/// <summary>The policies' cells judged by the adaptive encoder's goals (issue 11): at least 0.95 × the oracle and 0.97 × uncompressed.</summary>
+public static class PolicyVerdicts
+{
+    public const double OracleGoal = 0.95;
+    public const double UncompressedGoal = 0.97;
+
+    public static IReadOnlyList<PolicyVerdict> Evaluate(IReadOnlyList<BenchCell> cells)
+    {
+        var verdicts = new List<PolicyVerdict>();
+        foreach (BenchCell cell in cells.Where(c => ContenderCatalog.Get(c.Contender).IsPolicy))
+        {
+            var statics = cells.Where(o => o.Link == cell.Link && o.Class == cell.Class && o.Size == cell.Size && !ContenderCatalog.Get(o.Contender).IsPolicy).ToList();
+            if (statics.MaxBy(o => o.OpsPerSecond) is not { } oracle)
+            {
+                continue;
+            }
+
+            double? raw = statics.FirstOrDefault(o => o.Contender == ContenderCatalog.UncompressedName)?.OpsPerSecond;
+            bool met = cell.OpsPerSecond >= OracleGoal * oracle.OpsPerSecond && (raw is null || cell.OpsPerSecond >= UncompressedGoal * raw);
+            verdicts.Add(new PolicyVerdict(cell.Link, cell.Contender, cell.Class, cell.Size, cell.OpsPerSecond, oracle.Contender, oracle.OpsPerSecond, raw,
+                met, met ? null : Why(cell, oracle, statics)));
+        }
+
+        return verdicts;
+    }
+
+    /// <summary>What the policy sent most against the oracle's choice, and where its own choice ranked among the statics.</summary>
+    private static string Why(BenchCell cell, BenchCell oracle, IReadOnlyList<BenchCell> statics)
+    {
+        if (cell.Decisions is not { Count: > 0 } decisions)
+        {
+            return $"no decisions logged; the oracle was {oracle.Contender}";
+        }
+
+        long total = decisions.Sum(d => d.Count);
+        var byChoice = decisions.GroupBy(d => d.Choice).Select(g => (Choice: g.Key, Share: (double)g.Sum(d => d.Count) / total)).OrderByDescending(g => g.Share).ToList();
+        var (choice, share) = byChoice[0];
+        string oracleChoice = oracle.Contender == ContenderCatalog.UncompressedName ? "raw" : oracle.Contender;
+        string chose = string.Create(CultureInfo.InvariantCulture, $"sent {choice} for {share:0%} of replies");
+        if (choice == oracleChoice)
+        {
+            double other = 1 - share;
+            return string.Create(CultureInfo.InvariantCulture,
+                $"{chose}, the oracle's choice too: the gap is the other {other:0.#%} of replies (exploration, CPU guard), the policy's own cost, or run-to-run noise");
+        }
+
+        string staticSame = choice == "raw" ? ContenderCatalog.UncompressedName : choice;
+        string ranked = statics.FirstOrDefault(s => s.Contender == staticSame) is { } same
+            ? string.Create(CultureInfo.InvariantCulture, $" (that static contender: {same.OpsPerSecond / oracle.OpsPerSecond:0.00} × the oracle)")
+            : " (not among this run's static contenders)";
+        return $"{chose}{ranked}; the oracle was {oracle.Contender}: the policy's model or its estimates picked a different choice";
+    }
+}
