@@ -93,7 +93,20 @@ public readonly record struct CompressionDecision(
     double PredictedRatio,
     double LinkBytesPerSecond,
     double CpuUtilization,
-    CompressionGoal? Goal);
+    CompressionGoal? Goal)
+{
+    /// <summary>
+    /// Where the adaptive policy's link rate came from: <c>prior</c> (the configured rate), <c>round_trip</c>,
+    /// <c>blocked_writes</c>, <c>send_rate</c> or <c>peer</c> (docs/compression.md, "Measuring the link"); null for the other policies.
+    /// </summary>
+    public string? LinkSource { get; init; }
+
+    /// <summary>The adaptive policy's predicted messages per second for its choice (throughput model) or 1 ÷ its predicted latency; NaN for the other policies.</summary>
+    public double PredictedRate { get; init; }
+
+    /// <summary>The same prediction for sending the message raw, so <see cref="PredictedRate"/> ÷ this is the gain the policy expected.</summary>
+    public double RawPredictedRate { get; init; }
+}
 
 /// <summary>Why a policy sent a message as it did.</summary>
 public enum CompressionDecisionReason

@@ -84,6 +84,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         int chosen;
         CompressionDecisionReason reason;
         double predicted;
+        double rate;
+        double rawRate;
         bool firstLook;
         lock (key.Gate)
         {
@@ -100,6 +102,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
             key.Estimates.LastTried[chosen] = now;
             predicted = RatioOf(key, chosen);
+            rate = 1 / Cost(key, model, chosen);
+            rawRate = 1 / Cost(key, model, 0);
             firstLook = !key.Checked;
             key.Checked = true;
         }
@@ -112,17 +116,17 @@ internal sealed class AdaptivePolicy : MessagePolicy
         Arm arm = _arms[chosen];
         if (arm.Codec is not { } codec)
         {
-            return new CompressionChoice(null, 0, reason, action, 1, key, chosen, 1, link, model.Utilization, goal);
+            return new CompressionChoice(null, 0, reason, action, 1, key, chosen, 1, link, model.Utilization, goal, source, rate, rawRate);
         }
 
         if ((firstLook || !arm.EarlyAbort) && ByteEntropy.BitsPerByte(sample) >= ByteEntropy.Incompressible)
         {
             MarkIncompressible(key, allSteps: firstLook);
-            return new CompressionChoice(null, 0, CompressionDecisionReason.Incompressible, action, 1, key, 0, 1, link, model.Utilization, goal);
+            return new CompressionChoice(null, 0, CompressionDecisionReason.Incompressible, action, 1, key, 0, 1, link, model.Utilization, goal, source, rawRate, rawRate);
         }
 
         double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec) : 0);
-        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal);
+        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate);
     }
 
     public override void Sent(in CompressionChoice choice, in CompressionOutcome outcome)

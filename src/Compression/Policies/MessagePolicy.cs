@@ -24,7 +24,12 @@ internal abstract class MessagePolicy(CompressionDecisionLog? log)
             log.Add(new CompressionDecision(
                 log.TimeOf(Stopwatch.GetTimestamp()), choice.Action ?? string.Empty, outcome.Length, outcome.WireLength,
                 choice.Codec, choice.Codec is null ? 0 : choice.Level, CompressionMetrics.ReasonOf(choice, outcome),
-                choice.PredictedRatio, choice.LinkBytesPerSecond, choice.CpuUtilization, choice.Goal));
+                choice.PredictedRatio, choice.LinkBytesPerSecond, choice.CpuUtilization, choice.Goal)
+            {
+                LinkSource = choice.LinkSource,
+                PredictedRate = choice.PredictedRate,
+                RawPredictedRate = choice.RawPredictedRate,
+            });
         }
     }
 
@@ -59,6 +64,9 @@ internal sealed class FixedPolicy(CompressionCodec codec, int level, Compression
 /// <param name="LinkBytesPerSecond">The link rate the adaptive policy assumed.</param>
 /// <param name="CpuUtilization">The CPU use the policy last measured.</param>
 /// <param name="Goal">The adaptive policy's model.</param>
+/// <param name="LinkSource">Where the assumed link rate came from (<c>prior</c>, <c>round_trip</c>, <c>blocked_writes</c>, <c>send_rate</c>, <c>peer</c>).</param>
+/// <param name="PredictedRate">The model's messages per second for the chosen step (throughput) or 1 ÷ its latency.</param>
+/// <param name="RawPredictedRate">The same for raw.</param>
 internal readonly record struct CompressionChoice(
     CompressionCodec? Codec,
     int Level,
@@ -70,7 +78,10 @@ internal readonly record struct CompressionChoice(
     double PredictedRatio = double.NaN,
     double LinkBytesPerSecond = double.NaN,
     double CpuUtilization = double.NaN,
-    CompressionGoal? Goal = null)
+    CompressionGoal? Goal = null,
+    string? LinkSource = null,
+    double PredictedRate = double.NaN,
+    double RawPredictedRate = double.NaN)
 {
     public static CompressionChoice BelowFloor { get; } = new(null, 0, CompressionDecisionReason.BelowFloor, null);
 }
