@@ -6,9 +6,18 @@ namespace Surrogate.Compression.Policies;
 /// service's reply and the client's next request. Overlapping calls on one session and one-way messages break the
 /// alternation and are not timed. Only session encoders (one per connection) have a clock: the shared encoder of a
 /// sessionless transport serves every connection at once.
+/// <para>
+/// A transport may read a connection's messages with one session encoder and write them with another: CoreWCF's
+/// net.tcp service does (its framing middleware creates one to read, the duplex session channel another to write), so
+/// each clock saw only sends or only receives and the service never timed a round trip. The reading encoder therefore
+/// puts its clock on each message it reads (<see cref="Tag"/>), and the writing one times its reply on the clock of
+/// the request it answers (<see cref="ForReply"/>), which is the connection's.
+/// </para>
 /// </summary>
 internal sealed class RoundTripClock(LinkEstimator link, IPolicyEnvironment env)
 {
+    /// <summary>The message property that carries the reading encoder's clock.</summary>
+    public const string PropertyName = "Surrogate.Compression.RoundTripClock";
     private readonly Lock _gate = new();
     private int _receivedSinceSend;
     private bool _sentBefore;
@@ -59,4 +68,15 @@ internal sealed class RoundTripClock(LinkEstimator link, IPolicyEnvironment env)
 
         link.OnRoundTrip(gap, wireBytes, lengthBytes, now);
     }
+
+    /// <summary>Puts this clock on a message read through it, so the reply to it is timed here.</summary>
+    public void Tag(IDictionary<string, object> properties) => properties[PropertyName] = this;
+
+    /// <summary>
+    /// The clock to time a reply on: the one of the request it answers (<paramref name="request"/>: that request's
+    /// properties, when known), else the writing encoder's own <paramref name="own"/>. Null when the policy does not
+    /// time round trips.
+    /// </summary>
+    public static RoundTripClock? ForReply(RoundTripClock? own, IDictionary<string, object>? request) =>
+        own is not null && request is not null && request.TryGetValue(PropertyName, out object? value) && value is RoundTripClock paired ? paired : own;
 }

@@ -40,8 +40,15 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
             throw new ProtocolException(e.Message, e);
         }
 
-        clock?.Received(buffer.Count, message.Count);
-        return inner.ReadMessage(message, bufferManager, inner.ContentType);
+        if (clock is null)
+        {
+            return inner.ReadMessage(message, bufferManager, inner.ContentType);
+        }
+
+        clock.Received(buffer.Count, message.Count);
+        Message read = inner.ReadMessage(message, bufferManager, inner.ContentType);
+        clock.Tag(read.Properties);
+        return read;
     }
 
     public override Task<Message> ReadMessageAsync(Stream stream, int maxSizeOfHeaders, string contentType) =>
@@ -61,7 +68,8 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
             throw new QuotaExceededException($"The compressed message of {frame.Count} bytes exceeds the maximum message size quota for outgoing messages ({maxMessageSize}).");
         }
 
-        clock?.Sent(frame.Count, length);
+        // CoreWCF writes a connection's replies through another session encoder than the one that read its requests.
+        RoundTripClock.ForReply(clock, clock is null ? null : OperationContext.Current?.IncomingMessageProperties)?.Sent(frame.Count, length);
         return frame;
     }
 
