@@ -102,7 +102,8 @@ internal sealed class PolicyWorld
         return choices;
     }
 
-    private CompressionOutcome Outcome(in CompressionChoice choice, long length)
+    /// <summary>What the world's codecs make of <paramref name="length"/> bytes sent as <paramref name="choice"/> says (raw when it does not save enough).</summary>
+    public CompressionOutcome Outcome(in CompressionChoice choice, long length)
     {
         if (choice.Codec is not { } codec)
         {

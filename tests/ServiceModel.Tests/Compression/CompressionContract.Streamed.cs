@@ -1,4 +1,5 @@
 using System.Data;
+using Surrogate.Compression;
 using Surrogate.Perf.Scenarios;
 using Surrogate.Tests.Fixtures;
 using Xunit;
@@ -26,5 +27,25 @@ public abstract class StreamedCompressionContract(CompressionHost host, ITestOut
             DataSetAssert.Equivalent(dataSet, await client.EchoDataSetAsync(dataSet));
             Assert.Equal([7], await client.EchoBytesAsync([7]));
         });
+    }
+
+    [Fact]
+    public async Task A_measuring_service_times_its_replies_round_trips_on_a_session()
+    {
+        // A reply's round trip runs from the service writing it to the client's next request on that connection.
+        // CoreWCF reads and writes a connection through two session encoders: before the reply was timed on the
+        // request's clock, the service never measured one and kept assuming its configured 1 Gbit/s.
+        long before = Host.Log.Count;
+        await UseAsync(CompressionVariant.AdaptiveDefaults, async proxy =>
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                Assert.Equal(1_000, (await proxy.GetOrdersAsync(1_000)).Length);
+            }
+        });
+        List<CompressionDecision> replies = [.. Host.Log.Snapshot().TakeLast((int)(Host.Log.Count - before)).Where(d => d.Action.EndsWith("GetOrdersResponse", StringComparison.Ordinal))];
+        Assert.Equal(4, replies.Count);
+        Assert.Equal("prior", replies[0].LinkSource);
+        Assert.All(replies.Skip(1), d => Assert.Equal("round_trip", d.LinkSource));
     }
 }
