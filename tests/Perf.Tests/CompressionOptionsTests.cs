@@ -106,6 +106,18 @@ public sealed class CompressionOptionsTests
     }
 
     [Fact]
+    public void Adaptive_decisions_show_their_inputs_median_link_source_cpu_and_expected_gain()
+    {
+        static CompressionDecision D(double link, string source, double cpu, double rate) =>
+            new(DateTimeOffset.UnixEpoch, "a", 1000, 360, CompressionCodec.Zstd, 3, CompressionDecisionReason.Model, 0.35, link, cpu, CompressionGoal.Latency)
+            {
+                LinkSource = source, PredictedRate = rate, RawPredictedRate = 10,
+            };
+        var summary = BenchDecisionLogs.Summarize([D(179_000, "send_rate", 0.04, 27.6), D(150_000, "round_trip", 0.05, 20), D(181_000, "send_rate", 0.02, 30)]);
+        Assert.Equal("zstd-3 model 100% (×0.36; link 0.179 MB/s send_rate, cpu 4%, gain 2.76)", BenchDecisionLogs.Describe(summary));
+    }
+
+    [Fact]
     public void Published_figures_are_found_by_link_contender_and_size()
     {
         Assert.Equal(41.48, PublishedFigures.Get("loopback", "uncompressed", 1000));
