@@ -79,7 +79,8 @@ public sealed record BenchOptions
 
     public IReadOnlyList<Contender> Contenders { get; init; } = ContenderCatalog.Defaults;
 
-    public IReadOnlyList<ClassSizes> Classes { get; init; } = [.. MessageClassCatalog.All.Select(c => new ClassSizes(c, c.Sizes))];
+    /// <summary>The 2011 Orders and the DataSet payloads by default; the grid classes with <c>--classes</c> or the grid profile.</summary>
+    public IReadOnlyList<ClassSizes> Classes { get; init; } = [.. MessageClassCatalog.All.Where(c => c.Kind is null).Select(c => new ClassSizes(c, c.Sizes))];
 
     /// <summary>Concurrent client processes on a shaped link (loopback has one: one call in flight, as published).</summary>
     public int Clients { get; init; } = 4;
