@@ -93,6 +93,8 @@ internal sealed class PlainBench(OrdersBenchService inner) : IOrdersBench
     public Order[] GetOrders(int count) => inner.GetOrders(count);
 
     public System.Data.DataSet GetOrdersDataSet(int count) => inner.GetOrdersDataSet(count);
+
+    public byte[] GetGridMessage(string kind, int size) => inner.GetGridMessage(kind, size);
 }
 
 /// <summary>The [DataSetSurrogate] contract's service.</summary>

@@ -35,10 +35,10 @@ public sealed class CompressionPolicyVerdictTests
         Assert.Equal(2, verdicts.Count);
         PolicyVerdict adaptive = verdicts.Single(v => v.Contender == "adaptive");
         Assert.False(adaptive.Met);
-        Assert.Equal("sent lz4-0 for 90% of replies (that static contender: 0.75 × the oracle); the oracle was zstd-1: the policy's model or its estimates picked a different choice", adaptive.Why);
+        Assert.Equal("sent lz4-0 for 90% of replies (logged reason: model) (that static contender: 0.75 × the oracle); the oracle was zstd-1: the policy's model or its estimates picked a different choice", adaptive.Why);
         PolicyVerdict rules = verdicts.Single(v => v.Contender == "rules-2011");
         Assert.False(rules.Met);
-        Assert.StartsWith("sent zstd-1 for 80% of replies, the oracle's choice too: the gap is the other 20% of replies", rules.Why, StringComparison.Ordinal);
+        Assert.StartsWith("sent zstd-1 for 80% of replies (logged reason: sizerule), the oracle's choice too: the gap is the other 20% of replies", rules.Why, StringComparison.Ordinal);
     }
 
     [Fact]

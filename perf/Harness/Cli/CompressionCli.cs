@@ -24,16 +24,26 @@ public static class CompressionCli
     };
 
     private static readonly Option<string?> Classes = new("--classes") { Description = "subset of: " + string.Join(", ", MessageClassCatalog.All.Select(c => c.Name)) };
-    private static readonly Option<string?> Sizes = new("--sizes") { Description = "numbers of orders for every class (default: orders 10,100,1000; DataSets 1000)" };
+    private static readonly Option<string?> Sizes = new("--sizes") { Description = "sizes for every class: orders for orders and DataSets (default 10,100,1000; DataSets 1000), bytes or mix for simple, medium, complex (default 1024,16384,153600,1048576,mix)" };
     private static readonly Option<int?> Clients = new("--clients") { Description = "concurrent client processes on a shaped link (default 4; loopback always has one call in flight)" };
     private static readonly Option<long?> Burst = new("--burst") { Description = "tbf burst in bytes (default: 0.5 ms of the rate, 3,028 B to 64 KiB)" };
     private static readonly Option<string?> Duration = new("--duration") { Description = "measured seconds per cell (full: 20, quick: 1)" };
-    private static readonly Option<string?> Warmup = new("--warmup") { Description = "warm-up seconds per cell (full: 10, quick: 0.3)" };
+    private static readonly Option<string?> Warmup = new("--warmup") { Description = "warm-up seconds per cell (full: 10, quick: 0.3, grid: 2)" };
+    private static readonly Option<string?> Profile = new("--profile")
+    {
+        Description = "full (default), quick (as --quick), or grid: issue 11's grid (simple/medium/complex messages 1 KB-1 MB and the mix, orders, DataSets; 4 links at 1 and --clients clients; 9 contenders; the rate change), about 2.5 h as root",
+    };
+
+    private static readonly Option<string?> Loads = new("--loads") { Description = "client processes every link runs at, e.g. 1,4 (default: loopback 1, a shaped link --clients; grid: 1 and --clients)" };
+    private static readonly Option<string?> RateChange = new("--rate-change")
+    {
+        Description = "from->to@seconds, e.g. 100mbit->1.5mbit@10s: after the links, each cell runs on a link shaped at 'from' whose tbf rate changes to 'to' that far into a window 10 s longer, and the report gives each policy's recovery time (root)",
+    };
 
     public static Command Create()
     {
         var command = new Command("compression", "the 2011 Orders compression benchmarks: contenders x message sizes on loopback and shaped links, codec sweep, model, break-even link speeds");
-        foreach (Option option in new Option[] { Quick, Out, Server, NoPin, Links, Contenders, Classes, Sizes, Clients, Burst, Duration, Warmup })
+        foreach (Option option in new Option[] { Quick, Profile, Out, Server, NoPin, Links, Contenders, Classes, Sizes, Clients, Loads, Burst, Duration, Warmup, RateChange })
         {
             command.Options.Add(option);
         }
@@ -47,5 +57,6 @@ public static class CompressionCli
 
     public static BenchOptions Options(ParseResult r) => BenchOptions.From(
         r.GetValue(Quick), r.GetValue(Out), r.GetValue(Server), r.GetValue(NoPin), r.GetValue(Links), r.GetValue(Contenders), r.GetValue(Classes),
-        r.GetValue(Sizes), r.GetValue(Clients), r.GetValue(Burst), r.GetValue(Duration), r.GetValue(Warmup), HarnessCli.Describe(r));
+        r.GetValue(Sizes), r.GetValue(Clients), r.GetValue(Burst), r.GetValue(Duration), r.GetValue(Warmup), HarnessCli.Describe(r),
+        r.GetValue(Profile), r.GetValue(Loads), r.GetValue(RateChange));
 }

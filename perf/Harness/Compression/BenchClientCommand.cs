@@ -12,9 +12,10 @@ public sealed record BenchCellSpec(string Contender, string Class, int Size, str
 
 /// <summary>
 /// What one client process measured: calls and seconds of its closed loop, wire bytes of its connections (kernel
-/// TCP counters), its own CPU and allocations, and its latency histogram as (value, count) pairs in Stopwatch ticks.
+/// TCP counters), its own CPU and allocations, its latency histogram as (value, count) pairs in Stopwatch ticks, and
+/// <paramref name="Timeline"/>: the calls that completed in each <see cref="Recovery.BucketSeconds"/> from GO.
 /// </summary>
-public sealed record BenchCellMeasurement(long Calls, double Seconds, long RequestBytes, long ResponseBytes, ProcessStats Client, long[][] Latency);
+public sealed record BenchCellMeasurement(long Calls, double Seconds, long RequestBytes, long ResponseBytes, ProcessStats Client, long[][] Latency, int[]? Timeline = null);
 
 /// <summary>The codec sweep of one message class and size: the uncompressed endpoint to capture a reply from, the levels, the time per level.</summary>
 public sealed record SweepSpec(string Class, int Size, string Address, IReadOnlyList<string> Levels, double BudgetSeconds);
@@ -88,12 +89,20 @@ public static class BenchClientCommand
         var clock = Stopwatch.StartNew();
         double nextProgress = 0.5;
         long calls = 0;
+        var timeline = new List<int>();
         while (calls < spec.MinCalls || clock.Elapsed.TotalSeconds < spec.MeasureSeconds)
         {
             long start = Stopwatch.GetTimestamp();
             client.Call(spec.Size);
             Histograms.Record(histogram, Stopwatch.GetTimestamp() - start);
             calls++;
+            int bucket = (int)(clock.Elapsed.TotalSeconds / Recovery.BucketSeconds);
+            while (timeline.Count <= bucket)
+            {
+                timeline.Add(0);
+            }
+
+            timeline[bucket]++;
             if (clock.Elapsed.TotalSeconds >= nextProgress)
             {
                 Reply(FormattableString.Invariant($"PROGRESS {calls} {clock.Elapsed.TotalSeconds:F2}"));
@@ -105,7 +114,7 @@ public static class BenchClientCommand
         var (sent, received) = SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port));
         ProcessStats cost = ProcessStats.Capture().Minus(before);
         long[][] latency = [.. histogram.RecordedValues().Select(v => new[] { v.ValueIteratedTo, v.CountAddedInThisIterationStep })];
-        Reply("RESULT " + JsonSerializer.Serialize(new BenchCellMeasurement(calls, seconds, sent, received, cost, latency)));
+        Reply("RESULT " + JsonSerializer.Serialize(new BenchCellMeasurement(calls, seconds, sent, received, cost, latency, [.. timeline])));
     }
 
     private static List<SweepPoint> Sweep(SweepSpec spec)

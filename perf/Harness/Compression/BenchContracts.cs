@@ -7,8 +7,9 @@ using Surrogate.ServiceModel;
 namespace Surrogate.Perf.Harness.Compression;
 
 /// <summary>
-/// The compression benchmarks' operations: the 2011 Orders call (n <see cref="Order"/> objects), and the Orders
-/// DataSet of perf/Scenarios with n orders, carried as DataSet XML (WCF's default serializer).
+/// The compression benchmarks' operations: the 2011 Orders call (n <see cref="Order"/> objects), the Orders
+/// DataSet of perf/Scenarios with n orders, carried as DataSet XML (WCF's default serializer), and the grid's
+/// messages of a given compressibility and size (<see cref="GridMessages"/>).
 /// </summary>
 [ServiceContract(Namespace = BenchContract.Namespace, Name = BenchContract.Name)]
 public interface IOrdersBench
@@ -20,6 +21,10 @@ public interface IOrdersBench
     /// <summary>The Orders DataSet (Orders + OrderLines) with <paramref name="count"/> orders, built once per count.</summary>
     [OperationContract]
     DataSet GetOrdersDataSet(int count);
+
+    /// <summary>The grid message of <paramref name="kind"/> (simple, medium, complex) with <paramref name="size"/> bytes, built once per kind and size.</summary>
+    [OperationContract]
+    byte[] GetGridMessage(string kind, int size);
 }
 
 /// <summary>The DataSet operation with <c>[DataSetSurrogate]</c>: the same DataSet as the columnar payload.</summary>
@@ -53,8 +58,9 @@ public static class BenchContract
 }
 
 /// <summary>
-/// What the services return: the shared orders (never copied, as in 2011, so object creation is not measured) and
-/// one DataSet per count, built before the first call; every call of every client gets the same instances.
+/// What the services return: the shared orders (never copied, as in 2011, so object creation is not measured), one
+/// DataSet per count and one grid message per kind and size, built before the first call; every call of every client
+/// gets the same instances.
 /// </summary>
 public static class BenchPayloads
 {
@@ -64,13 +70,19 @@ public static class BenchPayloads
 
     public static DataSet OrdersDataSet(int count) => DataSets.GetOrAdd(count, static n => OrdersScenario.Create(n, ScenarioCatalog.DefaultSeed));
 
-    /// <summary>Builds the payloads of these counts now, so the first measured call finds them.</summary>
-    public static void Preload(IEnumerable<int> counts)
+    /// <summary>Builds a message class's payload of one size now (<c>class:size</c>), so the first measured call finds it.</summary>
+    public static void Preload(string classAndSize)
     {
-        foreach (int count in counts)
+        string[] parts = classAndSize.Split(':');
+        int size = int.Parse(parts[1], System.Globalization.CultureInfo.InvariantCulture);
+        if (GridMessages.Kinds.Any(k => k.Name == parts[0]))
         {
-            Orders(count);
-            OrdersDataSet(count);
+            GridMessages.Preload(parts[0], size);
+        }
+        else
+        {
+            Orders(size);
+            OrdersDataSet(size);
         }
     }
 }
@@ -81,4 +93,6 @@ public sealed class OrdersBenchService : IOrdersBench, ISurrogateOrdersBench
     public Order[] GetOrders(int count) => BenchPayloads.Orders(count);
 
     public DataSet GetOrdersDataSet(int count) => BenchPayloads.OrdersDataSet(count);
+
+    public byte[] GetGridMessage(string kind, int size) => GridMessages.Payload(kind, size);
 }

@@ -17,6 +17,9 @@ public static class BenchMarkdown
             md.AppendLine("- " + line);
         }
 
+        GridMarkdown.LeftOut(md, report);
+        GridMarkdown.ClassRatios(md, report);
+
         foreach (BenchLinkReport link in report.Links)
         {
             md.AppendLine().AppendLine(link.BitsPerSecond is null
@@ -27,7 +30,9 @@ public static class BenchMarkdown
             CostTable(md, report, link.Name);
         }
 
+        GridMarkdown.Verdicts(md, report);
         Decisions(md, report);
+        GridMarkdown.RateChange(md, report);
         Sweep(md, report);
         Model(md, report);
         md.AppendLine().AppendLine("## The 2011 conclusions, checked").AppendLine();
@@ -91,7 +96,7 @@ public static class BenchMarkdown
         var others = report.Cells.Where(c => c.Link == link && c.Class != messageClass).Select(c => (c.Class, c.Size)).Distinct().ToList();
         bool published = sizes.Any(s => PublishedFigures.Get(link, ContenderCatalog.UncompressedName, s) is not null);
         md.Append("| contender | ").AppendJoin(" | ", sizes.Select(s => $"{s} orders ops/s")).Append(others.Count > 0 ? " | " : string.Empty)
-            .AppendJoin(" | ", others.Select(o => $"{o.Class} ({o.Size}) ops/s")).AppendLine(published ? " | published 2011 ops/s (x) |" : " |");
+            .AppendJoin(" | ", others.Select(o => $"{o.Class} ({BenchReport.SizeLabel(o.Class, o.Size)}) ops/s")).AppendLine(published ? " | published 2011 ops/s (x) |" : " |");
         md.Append("|---|").Append(string.Concat(Enumerable.Repeat("--:|", sizes.Count + others.Count))).AppendLine(published ? "--:|" : string.Empty);
         foreach (string contender in Contenders(report, link))
         {
@@ -116,7 +121,7 @@ public static class BenchMarkdown
         md.AppendLine("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         foreach (BenchCell c in report.Cells.Where(c => c.Link == link).OrderBy(c => c.Class).ThenBy(c => c.Size))
         {
-            md.AppendLine($"| {c.Contender} | {c.Class} | {c.Size} | {Kb(c.ResponseBytes)} | {Kb(c.RequestBytes)} | {Ms(c.ServerCpuMs)} | {Ms(c.ClientCpuMs)} | " +
+            md.AppendLine($"| {c.Contender} | {c.Class} | {BenchReport.SizeLabel(c.Class, c.Size)} | {Kb(c.ResponseBytes)} | {Kb(c.RequestBytes)} | {Ms(c.ServerCpuMs)} | {Ms(c.ClientCpuMs)} | " +
                 $"{Percent(c.ServerCpuShare)} | {Percent(c.ClientCpuShare)} | {Ms(c.Latency.P50)} | {Ms(c.Latency.P99)} | {c.Calls} |");
         }
     }
@@ -137,7 +142,7 @@ public static class BenchMarkdown
         foreach (PolicyVerdict v in report.Policies)
         {
             BenchCell cell = report.Find(v.Link, v.Contender, v.Class, v.Size)!;
-            md.AppendLine($"| {v.Link} | {v.Contender} | {v.Class} | {v.Size} | {Num(v.OpsPerSecond)} | {v.Oracle} {Num(v.OracleOpsPerSecond)} | {Ratio(v.VersusOracle)} | " +
+            md.AppendLine($"| {v.Link} | {v.Contender} | {v.Class} | {BenchReport.SizeLabel(v.Class, v.Size)} | {Num(v.OpsPerSecond)} | {v.Oracle} {Num(v.OracleOpsPerSecond)} | {Ratio(v.VersusOracle)} | " +
                 $"{Ratio(v.VersusUncompressed)} | {(v.Met ? "met" : "missed")} | {BenchDecisionLogs.Describe(cell.Decisions)} |");
         }
 
@@ -145,7 +150,7 @@ public static class BenchMarkdown
         md.AppendLine().AppendLine(misses.Count == 0 ? "No cell missed." : "Misses:").AppendLine();
         foreach (PolicyVerdict v in misses)
         {
-            md.AppendLine($"- {v.Link} {v.Contender} {v.Class} {v.Size}: {Ratio(v.VersusOracle)} × {v.Oracle}, {Ratio(v.VersusUncompressed)} × uncompressed; {v.Why}.");
+            md.AppendLine($"- {v.Link} {v.Contender} {v.Class} {BenchReport.SizeLabel(v.Class, v.Size)}: {Ratio(v.VersusOracle)} × {v.Oracle}, {Ratio(v.VersusUncompressed)} × uncompressed; {v.Why}.");
         }
     }
 
@@ -160,7 +165,7 @@ public static class BenchMarkdown
         md.AppendLine("Each codec and level on one captured reply (the bytes net.tcp's binary session encoder wrote, steady state), through the encoder's own buffered path; every size is in sweep.csv.").AppendLine();
         foreach (var group in report.Sweep.GroupBy(p => (p.Class, p.Size)).Where(g => g.Key.Size == report.Sweep.Where(p => p.Class == g.Key.Class).Max(p => p.Size)))
         {
-            md.AppendLine($"{group.Key.Class}, {group.Key.Size} orders: {group.First().MessageBytes:N0} message bytes").AppendLine();
+            md.AppendLine($"{group.Key.Class}, {BenchReport.SizeLabel(group.Key.Class, group.Key.Size)}{(MessageClassCatalog.GridNames.Contains(group.Key.Class) ? string.Empty : " orders")}: {group.First().MessageBytes:N0} message bytes").AppendLine();
             md.AppendLine("| codec | level | frame bytes | ratio | compress MB/s | decompress MB/s | compress ms | decompress ms |").AppendLine("|---|--:|--:|--:|--:|--:|--:|--:|");
             foreach (SweepPoint p in group)
             {

@@ -89,7 +89,7 @@ public sealed record BenchModel(IReadOnlyList<ModelRow> Rows, IReadOnlyList<doub
     public static (BenchModel? Model, string? Missing) Fit(
         IReadOnlyList<BenchCell> cells, IReadOnlyList<SweepPoint> sweep, IReadOnlyList<Contender> contenders, IReadOnlyList<BenchLinkReport> links)
     {
-        var shaped = links.Where(l => l.BitsPerSecond is not null).Select(l => (l.Name, Bits: (double)l.BitsPerSecond!.Value)).ToList();
+        var shaped = links.Where(l => l.BitsPerSecond is not null && l.DefaultLoad).Select(l => (l.Name, Bits: (double)l.BitsPerSecond!.Value)).ToList();
         IReadOnlyList<(string Name, double Bits)> modelLinks = shaped.Count > 0 ? shaped : DefaultLinks;
         var rows = new List<ModelRow>();
         foreach (BenchCell baseline in cells.Where(c => c.Link == BenchLink.LoopbackName && c.Contender == ContenderCatalog.UncompressedName))

@@ -12,11 +12,21 @@ public sealed record BenchProfile(string Name, double WarmupSeconds, int WarmupC
     public static BenchProfile Full { get; } = new("full", 10, 1, 20, 1, 0.3, SweepEveryLevel: true);
 
     public static BenchProfile Quick { get; } = new("quick", 0.3, 2, 1, 3, 0.03, SweepEveryLevel: false);
+
+    /// <summary>The grid (<c>--profile grid</c>): 2 s warm-up and 3 s per cell, at least two calls, the contenders' levels swept.</summary>
+    public static BenchProfile Grid { get; } = new("grid", 2, 2, 3, 2, 0.1, SweepEveryLevel: false);
 }
 
-/// <summary>A link the matrix runs over: loopback (no <see cref="Rate"/>), or a veth pair shaped with tbf at <see cref="Rate"/>.</summary>
-public sealed record BenchLink(string Name, LinkRate? Rate)
+/// <summary>
+/// A link the matrix runs over: loopback (no <see cref="Rate"/>), or a veth pair shaped with tbf at <see cref="Rate"/>;
+/// <see cref="Clients"/> set when the run has loads (<c>--loads</c>), else the link's default load.
+/// </summary>
+public sealed record BenchLink(string Name, LinkRate? Rate, int? Clients = null)
 {
+    /// <summary>This link at a load: its plain name at the default load (loopback one client, a shaped link <paramref name="defaultClients"/>), else <c>name-Nc</c>.</summary>
+    public BenchLink At(int clients, int defaultClients) =>
+        this with { Name = clients == (Rate is null ? 1 : defaultClients) ? Name : $"{Name}-{clients}c", Clients = clients };
+
     public const string LoopbackName = "loopback";
 
     public static BenchLink Loopback { get; } = new(LoopbackName, null);
@@ -44,6 +54,13 @@ public sealed record BenchLink(string Name, LinkRate? Rate)
 /// <summary>A message class with the sizes it runs at in this run.</summary>
 public sealed record ClassSizes(MessageClass Class, IReadOnlyList<int> Sizes);
 
+/// <summary>Cells a profile leaves out on purpose: a class (and size, or every size) on a link, with why.</summary>
+public sealed record LeftOut(string Link, string Class, int? Size, string Reason)
+{
+    public bool Covers(string link, string messageClass, int size) =>
+        (Link == link || link.StartsWith(Link + "-", StringComparison.Ordinal)) && Class == messageClass && (Size is null || Size == size);
+}
+
 /// <summary>Options of the <c>compression</c> command after the profile's defaults and the command line are combined.</summary>
 public sealed record BenchOptions
 {
@@ -62,27 +79,54 @@ public sealed record BenchOptions
 
     public IReadOnlyList<Contender> Contenders { get; init; } = ContenderCatalog.Defaults;
 
-    public IReadOnlyList<ClassSizes> Classes { get; init; } = [.. MessageClassCatalog.All.Select(c => new ClassSizes(c, c.Sizes))];
+    /// <summary>The 2011 Orders and the DataSet payloads by default; the grid classes with <c>--classes</c> or the grid profile.</summary>
+    public IReadOnlyList<ClassSizes> Classes { get; init; } = [.. MessageClassCatalog.All.Where(c => c.Kind is null).Select(c => new ClassSizes(c, c.Sizes))];
 
     /// <summary>Concurrent client processes on a shaped link (loopback has one: one call in flight, as published).</summary>
     public int Clients { get; init; } = 4;
+
+    /// <summary>Client counts every link runs at (<c>--loads</c>; the grid: one and <see cref="Clients"/>), or null for each link's default load.</summary>
+    public IReadOnlyList<int>? Loads { get; init; }
+
+    /// <summary>The mid-run link-rate change (<c>--rate-change</c>), or null.</summary>
+    public RateChange? RateChange { get; init; }
+
+    /// <summary>The classes and sizes the rate change runs (the grid: medium at 150 KB and the mix; otherwise the run's).</summary>
+    public IReadOnlyList<ClassSizes>? RateChangeClasses { get; init; }
+
+    /// <summary>Cells the profile leaves out, listed in the reports with the reason.</summary>
+    public IReadOnlyList<LeftOut> LeftOut { get; init; } = [];
+
+    /// <summary>What the profile leaves out of the grid as a whole (the report's "left out" section).</summary>
+    public IReadOnlyList<string> Omissions { get; init; } = [];
+
+    /// <summary>Every link at every load of the run, in run order.</summary>
+    public IReadOnlyList<BenchLink> LinkRuns => Loads is null ? Links : [.. Links.SelectMany(l => Loads.Select(k => l.At(k, Clients)))];
 
     public string CommandLine { get; init; } = string.Empty;
 
     /// <summary>The options from the parsed values; throws <see cref="ArgumentException"/> with a message for the user.</summary>
     public static BenchOptions From(
         bool quick, string? output, string? server, bool noPin, string? links, string? contenders, string? classes, string? sizes,
-        int? clients, long? burst, string? duration, string? warmup, string commandLine)
+        int? clients, long? burst, string? duration, string? warmup, string commandLine,
+        string? profile = null, string? loads = null, string? rateChange = null)
     {
+        if (quick && profile is not null)
+        {
+            throw new ArgumentException("--quick and --profile are alternatives: give one.");
+        }
+
         var options = new BenchOptions { Profile = quick ? BenchProfile.Quick : BenchProfile.Full, OutputDirectory = output, Pin = !noPin, CommandLine = commandLine };
+        options = profile switch
+        {
+            null or "full" => options,
+            "quick" => Quickly(options),
+            "grid" => GridProfile.Apply(options),
+            _ => throw new ArgumentException($"--profile {profile}: one of full, quick, grid."),
+        };
         if (quick)
         {
-            options = options with
-            {
-                Links = [BenchLink.Loopback],
-                Contenders = [.. ContenderCatalog.QuickNames.Select(ContenderCatalog.Get)],
-                Classes = [.. MessageClassCatalog.Quick.Select(q => new ClassSizes(MessageClassCatalog.Get(q.Class), q.Sizes))],
-            };
+            options = Quickly(options);
         }
 
         if (server is not null)
@@ -113,14 +157,31 @@ public sealed record BenchOptions
 
         if (sizes is not null)
         {
-            int[] parsed = [.. Names(sizes, "size").Select(s => int.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n is >= 1 and <= Scenarios.MetzgerOrders.Count
-                ? n : throw new ArgumentException($"Size '{s}' is not a number of orders from 1 to {Scenarios.MetzgerOrders.Count}."))];
-            options = options with { Classes = [.. options.Classes.Select(c => c with { Sizes = parsed })] };
+            var parsed = Names(sizes, "size");
+            options = options with { Classes = [.. options.Classes.Select(c => c with { Sizes = [.. parsed.Select(c.Class.ParseSize)] })] };
         }
 
         if (clients is { } k)
         {
             options = options with { Clients = k is >= 1 and <= 16 ? k : throw new ArgumentException($"--clients {k}: from 1 to 16 client processes.") };
+        }
+
+        if (loads is not null)
+        {
+            options = options with
+            {
+                Loads = [.. Names(loads, "load").Select(l => int.TryParse(l, NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n is >= 1 and <= 16
+                    ? n : throw new ArgumentException($"--loads {l}: from 1 to 16 client processes."))],
+            };
+        }
+        else if (options.Profile.Name == BenchProfile.Grid.Name)
+        {
+            options = options with { Loads = [.. new[] { 1, options.Clients }.Distinct()] };
+        }
+
+        if (rateChange is not null)
+        {
+            options = options with { RateChange = Compression.RateChange.Parse(rateChange, burst) };
         }
 
         if (duration is not null)
@@ -135,6 +196,31 @@ public sealed record BenchOptions
 
         return options;
     }
+
+    /// <summary>Planned seconds: every cell's warm-up, window and about 1.5 s of connecting and reading counters; each link's start; the sweep; the rate change.</summary>
+    public double EstimatedSeconds()
+    {
+        const double PerCell = 1.5, PerLink = 15;
+        int messageCells = LinkRuns.Sum(l => Classes.Sum(c => c.Sizes.Count(size => !LeftOut.Any(o => o.Covers(l.Name, c.Class.Name, size)))));
+        int levels = Profile.SweepEveryLevel ? 60 : Contenders.Count;
+        double seconds = (messageCells * Contenders.Count * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
+            + (LinkRuns.Count * PerLink) + (Classes.Sum(c => c.Sizes.Count) * levels * 2 * Math.Max(Profile.SweepSecondsPerLevel, 0.05));
+        if (RateChange is { } change)
+        {
+            int changeCells = (RateChangeClasses ?? Classes).Sum(c => c.Sizes.Count) * Contenders.Count;
+            seconds += PerLink + (changeCells * (Profile.WarmupSeconds + change.WindowSeconds + PerCell + 1));
+        }
+
+        return seconds;
+    }
+
+    private static BenchOptions Quickly(BenchOptions options) => options with
+    {
+        Profile = BenchProfile.Quick,
+        Links = [BenchLink.Loopback],
+        Contenders = [.. ContenderCatalog.QuickNames.Select(ContenderCatalog.Get)],
+        Classes = [.. MessageClassCatalog.Quick.Select(q => new ClassSizes(MessageClassCatalog.Get(q.Class), q.Sizes))],
+    };
 
     private static List<string> Names(string text, string what)
     {

@@ -48,7 +48,8 @@ public sealed class BenchProcesses : IAsyncDisposable
 
     public bool Broken => Server.HasExited || Clients.Any(c => c.HasExited);
 
-    public static async Task<BenchProcesses> StartAsync(ServerChoice choice, IReadOnlyList<Contender> contenders, IEnumerable<int> sizes, int clients, bool pin, NetworkLink? link)
+    /// <summary>Starts the server (it builds <paramref name="classes"/>' payloads first) and <paramref name="clients"/> client processes.</summary>
+    public static async Task<BenchProcesses> StartAsync(ServerChoice choice, IReadOnlyList<Contender> contenders, IEnumerable<ClassSizes> classes, int clients, bool pin, NetworkLink? link)
     {
         string[] args = BenchServeArgs.Format(contenders, link?.ServerAddress);
         IReadOnlyList<string> program = choice.Program is null
@@ -59,7 +60,7 @@ public sealed class BenchProcesses : IAsyncDisposable
         try
         {
             var endpoints = JsonSerializer.Deserialize<Dictionary<string, string>>(await server.ExpectAsync("LISTENING", StartupTimeout))!;
-            await server.SendAsync("PRELOAD " + string.Join(',', sizes.Distinct()));
+            await server.SendAsync("PRELOAD " + string.Join(',', PreloadItems(classes)));
             await server.ExpectAsync("PRELOADED", StartupTimeout);
             for (int i = 0; i < clients; i++)
             {
@@ -93,8 +94,29 @@ public sealed class BenchProcesses : IAsyncDisposable
         return JsonSerializer.Deserialize<List<SweepPoint>>(await Clients[0].ExpectAsync("SWEPT", CellTimeout))!;
     }
 
+    /// <summary>The server's <c>PRELOAD</c> items: <c>class:size</c> of every class and size of the run.</summary>
+    public static IEnumerable<string> PreloadItems(IEnumerable<ClassSizes> classes) =>
+        classes.SelectMany(c => c.Sizes.Select(size => c.Class.Name + ":" + size.ToString(CultureInfo.InvariantCulture))).Distinct();
+
     /// <summary>Runs one cell on every client; <paramref name="progress"/> gets the calls so far and the seconds of the first client.</summary>
-    public async Task<BenchCell> MeasureAsync(string link, BenchCellSpec spec, Action<long, double> progress)
+    public async Task<BenchCell> MeasureAsync(string link, BenchCellSpec spec, Action<long, double> progress) =>
+        (await RunCellAsync(link, spec, progress, null)).Cell;
+
+    /// <summary>
+    /// Runs one cell during which <paramref name="changeRate"/> runs <paramref name="change"/>'s seconds after GO (the
+    /// driver changes the link's rate then), and returns it with every client's replies per bucket added up.
+    /// </summary>
+    public async Task<RateChangeCell> MeasureRateChangeAsync(string link, BenchCellSpec spec, RateChange change, Action changeRate, Action<long, double> progress)
+    {
+        var (cell, measured) = await RunCellAsync(link, spec, progress, async () =>
+        {
+            await Task.Delay(TimeSpan.FromSeconds(change.AtSeconds));
+            changeRate();
+        });
+        return new RateChangeCell(cell, Recovery.Combine(measured.Select(m => (IReadOnlyList<int>)(m.Timeline ?? [])), change.WindowSeconds));
+    }
+
+    private async Task<(BenchCell Cell, IReadOnlyList<BenchCellMeasurement> Measured)> RunCellAsync(string link, BenchCellSpec spec, Action<long, double> progress, Func<Task>? midRun)
     {
         string line = "CELL " + JsonSerializer.Serialize(spec);
         await Task.WhenAll(Clients.Select(c => c.SendAsync(line)));
@@ -107,6 +129,7 @@ public sealed class BenchProcesses : IAsyncDisposable
 
         ProcessStats before = await ServerStatsAsync();
         await Task.WhenAll(Clients.Select(c => c.SendAsync("GO")));
+        Task midRunTask = midRun?.Invoke() ?? Task.CompletedTask;
         var counts = new long[Clients.Count];
         var seconds = new double[Clients.Count];
         string[] results = await Task.WhenAll(Clients.Select((c, i) => c.ExpectAsync("RESULT", CellTimeout, other =>
@@ -119,10 +142,11 @@ public sealed class BenchProcesses : IAsyncDisposable
                 progress(counts.Sum(), seconds.Max());
             }
         })));
+        await midRunTask;
         ProcessStats server = (await ServerStatsAsync()).Minus(before);
         IReadOnlyList<DecisionCount>? decisions = contender.IsPolicy ? await ServerDecisionsAsync(spec.Contender) : null;
         var measured = results.Select(r => JsonSerializer.Deserialize<BenchCellMeasurement>(r)!).ToList();
-        return Combine(link, spec, measured, server, decisions);
+        return (Combine(link, spec, measured, server, decisions), measured);
     }
 
     public async ValueTask DisposeAsync()

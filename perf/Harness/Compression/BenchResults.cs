@@ -30,8 +30,11 @@ public sealed record BenchCell(
 /// <summary>A planned cell that did not run: <c>cannot work</c> (with why) or <c>failed</c> (with the error).</summary>
 public sealed record BenchNotRun(string Link, string Contender, string Class, int Size, string Status, string Reason);
 
-/// <summary>A link of the run: loopback, or the shaped veth pair with its rate, tbf burst and qdisc counters after the run.</summary>
-public sealed record BenchLinkReport(string Name, long? BitsPerSecond, long? BurstBytes, int Clients, string Description, string? QdiscStatistics);
+/// <summary>
+/// A link of the run: loopback, or the shaped veth pair with its rate, tbf burst and qdisc counters after the run;
+/// <paramref name="DefaultLoad"/> false for a second load of the same link (<c>100mbit-1c</c>), which the model leaves out.
+/// </summary>
+public sealed record BenchLinkReport(string Name, long? BitsPerSecond, long? BurstBytes, int Clients, string Description, string? QdiscStatistics, bool DefaultLoad = true);
 
 /// <summary>Where and how the run was made; the head of every output file.</summary>
 public sealed record BenchEnvironment(
@@ -60,6 +63,24 @@ public sealed record BenchReport(
 {
     /// <summary>The policy contenders' cells against the oracle and uncompressed (<see cref="PolicyVerdicts"/>).</summary>
     public IReadOnlyList<PolicyVerdict> Policies => PolicyVerdicts.Evaluate(Cells);
+
+    /// <summary>What the run's profile leaves out of the grid (the grid profile's list; empty otherwise).</summary>
+    public IReadOnlyList<string> Omissions { get; init; } = [];
+
+    /// <summary>The mid-run rate change, when the run had one, and its cells (kept apart from <see cref="Cells"/>: two rates in one window).</summary>
+    public RateChange? RateChange { get; init; }
+
+    public IReadOnlyList<RateChangeCell> RateChangeCells { get; init; } = [];
+
+    /// <summary>The rate change's veth pair (its description says both rates), or null.</summary>
+    public BenchLinkReport? RateChangeLink { get; init; }
+
+    /// <summary>The policies' recovery after the rate change (<see cref="Recovery"/>).</summary>
+    public IReadOnlyList<RateRecovery> Recoveries => RateChange is { } change ? Recovery.Evaluate(RateChangeCells, change) : [];
+
+    /// <summary>The size as the reports write it: orders as a number, grid sizes as "150 KB" or "mix".</summary>
+    public static string SizeLabel(string messageClass, int size) =>
+        MessageClassCatalog.All.FirstOrDefault(c => c.Name == messageClass) is { } c ? c.SizeLabel(size) : size.ToString(System.Globalization.CultureInfo.InvariantCulture);
 
     public BenchCell? Find(string link, string contender, string messageClass, int size) =>
         Cells.FirstOrDefault(c => c.Link == link && c.Contender == contender && c.Class == messageClass && c.Size == size);

@@ -9,7 +9,7 @@ namespace Surrogate.Perf.Harness.Compression;
 /// stand-in host (the harness) or CoreWCF (perf/CoreWcfServer): two endpoints per contender on one net.tcp port,
 /// <c>/name/plain</c> (<see cref="IOrdersBench"/>) and <c>/name/surrogate</c> (<see cref="ISurrogateOrdersBench"/>),
 /// announced as <c>name/plain</c> and <c>name/surrogate</c>; then <see cref="ServerControl"/>'s protocol, where
-/// <c>PRELOAD 10,1000</c> builds the payloads of those sizes and <c>DECISIONS name</c> answers a policy contender's
+/// <c>PRELOAD orders:10,simple:0</c> builds the payloads of those classes and sizes and <c>DECISIONS name</c> answers a policy contender's
 /// decisions (<see cref="BenchDecisionLogs"/>).
 /// </summary>
 public sealed record BenchServeArgs(IPAddress Address, IReadOnlyList<Contender> Contenders)
@@ -46,7 +46,7 @@ public sealed record BenchServeArgs(IPAddress Address, IReadOnlyList<Contender> 
 
     /// <summary>Announces <paramref name="endpoints"/> and serves the control protocol until QUIT.</summary>
     public static Task<int> ServeAsync(IReadOnlyDictionary<string, string> endpoints) =>
-        ServerControl.RunAsync(endpoints, sizes => BenchPayloads.Preload([int.Parse(sizes, CultureInfo.InvariantCulture)]), decisions: BenchDecisionLogs.Answer);
+        ServerControl.RunAsync(endpoints, BenchPayloads.Preload, decisions: BenchDecisionLogs.Answer);
 
     /// <summary><c>host</c> as it goes in a URI (IPv6 in brackets).</summary>
     public string UriHost => Address.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? $"[{Address}]" : Address.ToString();

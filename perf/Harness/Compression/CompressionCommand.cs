@@ -29,7 +29,7 @@ public static class CompressionCommand
             return 2;
         }
 
-        if (options.Links.Any(l => l.Rate is not null) && NetworkLink.Missing() is { } missing)
+        if ((options.Links.Any(l => l.Rate is not null) || options.RateChange is not null) && NetworkLink.Missing() is { } missing)
         {
             await Console.Error.WriteLineAsync(missing);
             return 2;
@@ -54,22 +54,37 @@ public static class CompressionCommand
         LiveBoard.WidenWhenRedirected();
         AnsiConsole.MarkupLine($"[bold]Compression benchmarks[/], profile [bold]{profile.Name}[/], server: {Markup.Escape(server.Description)}");
         AnsiConsole.MarkupLine($"output: {Markup.Escape(outDir)}");
+        AnsiConsole.MarkupLine(string.Create(CultureInfo.InvariantCulture, $"planned: about {options.EstimatedSeconds() / 60:0} minutes"));
 
         var cells = new List<BenchCell>();
         var notRun = new List<BenchNotRun>();
         var sweep = new List<SweepPoint>();
         var links = new List<BenchLinkReport>();
-        int planned = options.Links.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count;
+        var rateCells = new List<RateChangeCell>();
+        BenchLinkReport? rateLink = null;
+        int planned = (options.LinkRuns.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count)
+            + (options.RateChange is null ? 0 : (options.RateChangeClasses ?? options.Classes).Sum(c => c.Sizes.Count) * options.Contenders.Count);
         using (var board = new LiveBoard(Columns, planned))
         {
-            foreach (BenchLink link in options.Links)
+            foreach (BenchLink link in options.LinkRuns)
             {
                 links.Add(await RunLinkAsync(link, options, server, pin, board, cells, notRun, sweep));
+            }
+
+            if (options.RateChange is { } change)
+            {
+                rateLink = await RateChangeRun.RunAsync(change, options, server, pin, board, rateCells, notRun);
             }
         }
 
         var (model, modelMissing) = BenchModel.Fit(cells, sweep, options.Contenders, links);
-        var report = new BenchReport(environment, links, cells, notRun, sweep, model, modelMissing);
+        var report = new BenchReport(environment, links, cells, notRun, sweep, model, modelMissing)
+        {
+            Omissions = options.Omissions,
+            RateChange = options.RateChange,
+            RateChangeCells = rateCells,
+            RateChangeLink = rateLink,
+        };
         BenchReportWriters.WriteAll(report, outDir);
         AnsiConsole.MarkupLine($"{cells.Count} cells measured, {notRun.Count(n => n.Status == "failed")} failed, {notRun.Count(n => n.Status == "cannot work")} cannot work; " +
             $"wrote results.md, results.csv, results.json, sweep.csv, breakeven.csv and report.html to {Markup.Escape(outDir)}");
@@ -79,7 +94,7 @@ public static class CompressionCommand
     private static async Task<BenchLinkReport> RunLinkAsync(
         BenchLink link, BenchOptions options, ServerChoice server, bool pin, LiveBoard board, List<BenchCell> cells, List<BenchNotRun> notRun, List<SweepPoint> sweep)
     {
-        int clients = link.Rate is null ? 1 : options.Clients;
+        int clients = link.Clients ?? (link.Rate is null ? 1 : options.Clients);
         NetworkLink? network = null;
         BenchProcesses? processes = null;
         string description = link.Rate is null ? "loopback (127.0.0.1), unshaped" : link.Rate.Describe();
@@ -95,6 +110,13 @@ public static class CompressionCommand
 
             foreach (var (messageClass, size, contender) in plan)
             {
+                if (options.LeftOut.FirstOrDefault(o => o.Covers(link.Name, messageClass.Name, size)) is { } leftOut)
+                {
+                    notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "left out", leftOut.Reason));
+                    board.Skip();
+                    continue;
+                }
+
                 if (contender.CannotWork(server.Name) is { } reason)
                 {
                     notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "cannot work", reason));
@@ -112,21 +134,21 @@ public static class CompressionCommand
                         }
 
                         board.Status($"{link.Name}: starting the server and {clients} client process(es)");
-                        processes = await BenchProcesses.StartAsync(server, options.Contenders, options.Classes.SelectMany(c => c.Sizes), clients, pin, network);
+                        processes = await BenchProcesses.StartAsync(server, options.Contenders, options.Classes, clients, pin, network);
                         if (sweep.Count == 0 && !notRun.Any(n => n.Contender == SweepName))
                         {
                             await SweepAsync(link.Name, processes, options, board, sweep, notRun);
                         }
                     }
 
-                    string label = $"{link.Name} {contender.Name} {messageClass.Name} {size}";
+                    string label = $"{link.Name} {contender.Name} {messageClass.Name} {messageClass.SizeLabel(size)}";
                     board.Status($"{label}: warming up");
                     var spec = new BenchCellSpec(contender.Name, messageClass.Name, size, processes.Endpoints[BenchContract.Key(contender.Name, messageClass.Contract)],
                         options.Profile.WarmupSeconds, options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls);
                     BenchCell cell = await processes.MeasureAsync(link.Name, spec, (calls, seconds) =>
                         board.Status(string.Create(CultureInfo.InvariantCulture, $"{label}: {seconds:0.0}/{options.Profile.MeasureSeconds:0.#} s, {calls} calls")));
                     cells.Add(cell);
-                    board.Row(link.Name, contender.Name, messageClass.Name, size.ToString(CultureInfo.InvariantCulture), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
+                    board.Row(link.Name, contender.Name, messageClass.Name, messageClass.SizeLabel(size), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
                         Ms(cell.ServerCpuMs), Ms(cell.ClientCpuMs), Percent(cell.ServerCpuShare), Percent(cell.ClientCpuShare));
                 }
                 catch (InvalidOperationException e)
@@ -156,7 +178,8 @@ public static class CompressionCommand
 
         string? statistics = network?.Statistics();
         network?.Dispose();
-        return new BenchLinkReport(link.Name, link.Rate?.BitsPerSecond, link.Rate?.BurstBytes, clients, description, statistics);
+        return new BenchLinkReport(link.Name, link.Rate?.BitsPerSecond, link.Rate?.BurstBytes, clients, description, statistics,
+            DefaultLoad: clients == (link.Rate is null ? 1 : options.Clients));
     }
 
     /// <summary>The codec sweep on the first client: per message class and size, every level (full profile) or the contenders' levels.</summary>

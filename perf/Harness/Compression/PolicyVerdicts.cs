@@ -24,9 +24,22 @@ public sealed record PolicyVerdict(
     public double? VersusUncompressed => UncompressedOpsPerSecond is { } u ? OpsPerSecond / u : null;
 }
 
+/// <summary>
+/// One cell of the grid with both policies side by side: adaptive against the oracle and uncompressed, rules-2011
+/// against the oracle (null where the contender did not run).
+/// </summary>
+public sealed record CellVerdict(string Link, string Class, int Size, string Oracle, PolicyVerdict? Adaptive, PolicyVerdict? Rules2011);
+
 /// <summary>The policies' cells judged by the adaptive encoder's goals (issue 11): at least 0.95 × the oracle and 0.97 × uncompressed.</summary>
 public static class PolicyVerdicts
 {
+    /// <summary>The verdicts grouped per cell (link, class, size), in the order the cells ran.</summary>
+    public static IReadOnlyList<CellVerdict> PerCell(IReadOnlyList<PolicyVerdict> verdicts) =>
+    [
+        .. verdicts.GroupBy(v => (v.Link, v.Class, v.Size)).Select(g => new CellVerdict(g.Key.Link, g.Key.Class, g.Key.Size, g.First().Oracle,
+            g.FirstOrDefault(v => v.Contender == ContenderCatalog.AdaptiveName), g.FirstOrDefault(v => v.Contender == ContenderCatalog.Rules2011Name))),
+    ];
+
     public const double OracleGoal = 0.95;
     public const double UncompressedGoal = 0.97;
 
@@ -59,10 +72,12 @@ public static class PolicyVerdicts
         }
 
         long total = decisions.Sum(d => d.Count);
-        var byChoice = decisions.GroupBy(d => d.Choice).Select(g => (Choice: g.Key, Share: (double)g.Sum(d => d.Count) / total)).OrderByDescending(g => g.Share).ToList();
-        var (choice, share) = byChoice[0];
+        var byChoice = decisions.GroupBy(d => d.Choice)
+            .Select(g => (Choice: g.Key, Share: (double)g.Sum(d => d.Count) / total, Reason: g.MaxBy(d => d.Count)!.Reason.ToLowerInvariant()))
+            .OrderByDescending(g => g.Share).ToList();
+        var (choice, share, reason) = byChoice[0];
         string oracleChoice = oracle.Contender == ContenderCatalog.UncompressedName ? "raw" : oracle.Contender;
-        string chose = string.Create(CultureInfo.InvariantCulture, $"sent {choice} for {share:0%} of replies");
+        string chose = string.Create(CultureInfo.InvariantCulture, $"sent {choice} for {share:0%} of replies (logged reason: {reason})");
         if (choice == oracleChoice)
         {
             double other = 1 - share;

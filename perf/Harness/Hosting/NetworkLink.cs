@@ -100,6 +100,16 @@ public sealed class NetworkLink : IDisposable
         }
     }
 
+    /// <summary>Changes the tbf rate and burst of both ends in place (<c>tc qdisc change</c>), keeping the connections open.</summary>
+    public void ChangeRate(LinkRate rate)
+    {
+        string tc = Tool("tc")!;
+        string[] Tbf(string device) => ["qdisc", "change", "dev", device, "root", "tbf", "rate", rate.TcRate,
+            "burst", rate.BurstBytes.ToString(CultureInfo.InvariantCulture), "latency", LatencyLimit];
+        Run(tc, Tbf(HostInterface));
+        Run(ip, ["netns", "exec", Namespace, tc, .. Tbf(ServerInterface)]);
+    }
+
     /// <summary>One line for the reports: rate, method, both directions, burst, addresses.</summary>
     public string Describe() =>
         $"{Rate.Describe()} each way, {Method} (both directions shaped: tbf on each veth end, burst {Rate.BurstBytes} bytes, " +
