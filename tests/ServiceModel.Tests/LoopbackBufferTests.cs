@@ -25,6 +25,29 @@ public sealed class LoopbackBufferTests
         Assert.Equal(8 * 1024, tcp.CreateBindingElements().Find<TcpTransportBindingElement>()!.ConnectionBufferSize); // the input is unchanged
     }
 
+    /// <summary>
+    /// The converted binding differs from the input in the connection buffer size only: every public property of every
+    /// element, nested settings (reader quotas, pool settings) included, compares equal. Backs docs/wcf.md's finding that
+    /// the cure's slower small calls in the harness were warm-up, not a setting lost in the conversion.
+    /// </summary>
+    [Fact]
+    public void The_helper_changes_nothing_but_the_connection_buffer_size()
+    {
+        var tcp = new NetTcpBinding(SecurityMode.None) { MaxReceivedMessageSize = int.MaxValue, MaxBufferSize = int.MaxValue, OpenTimeout = TimeSpan.FromMinutes(2) };
+        BindingElementCollection expected = tcp.CreateBindingElements();
+        expected.Find<TcpTransportBindingElement>()!.ConnectionBufferSize = SurrogateBindings.RecommendedConnectionBufferSize;
+        CustomBinding cured = SurrogateBindings.WithConnectionBufferSize(tcp);
+
+        Assert.Equal(expected.Select(e => e.GetType()), cured.Elements.Select(e => e.GetType()));
+        for (int i = 0; i < expected.Count; i++)
+        {
+            AssertSameProperties(expected[i], cured.Elements[i], expected[i].GetType().Name);
+        }
+
+        Assert.Equal((tcp.OpenTimeout, tcp.CloseTimeout, tcp.SendTimeout, tcp.ReceiveTimeout), (cured.OpenTimeout, cured.CloseTimeout, cured.SendTimeout, cured.ReceiveTimeout));
+        Assert.Equal((tcp.Name, tcp.Namespace, tcp.Scheme), (cured.Name, cured.Namespace, cured.Scheme));
+    }
+
     [Theory]
     [InlineData("net.tcp://127.0.0.1:9/shop", true)]
     [InlineData("net.tcp://localhost:9/shop", true)]
@@ -78,6 +101,37 @@ public sealed class LoopbackBufferTests
         Open<IShop>(new NetTcpBinding(SecurityMode.None), "net.tcp://127.0.0.1:9/activity");
         ActivityEvent warning = Assert.Single(activity.Events, e => e.Name == SurrogateEventSource.SmallConnectionBufferActivityEvent);
         Assert.Equal(8192, warning.Tags.Single(t => t.Key == "connection_buffer_size").Value);
+    }
+
+    /// <summary>
+    /// Compares the public readable properties of two objects by value, descending into settings objects (reader quotas,
+    /// pool settings) and collections.
+    /// </summary>
+    private static void AssertSameProperties(object? expected, object? actual, string path)
+    {
+        if (expected is null || actual is null || expected.GetType().IsValueType || expected is string or Type or Uri or MessageVersion)
+        {
+            Assert.True(Equals(expected, actual), $"{path}: {expected} != {actual}");
+            return;
+        }
+
+        Assert.Equal(expected.GetType(), actual.GetType());
+        if (expected is System.Collections.IEnumerable expectedItems)
+        {
+            object[] left = [.. expectedItems.Cast<object>()], right = [.. ((System.Collections.IEnumerable)actual).Cast<object>()];
+            Assert.Equal(left.Length, right.Length);
+            for (int i = 0; i < left.Length; i++)
+            {
+                AssertSameProperties(left[i], right[i], $"{path}[{i}]");
+            }
+
+            return;
+        }
+
+        foreach (var property in expected.GetType().GetProperties(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance).Where(p => p.CanRead && p.GetIndexParameters().Length == 0))
+        {
+            AssertSameProperties(property.GetValue(expected), property.GetValue(actual), $"{path}.{property.Name}");
+        }
     }
 
     private static void Open<TContract>(Binding binding, string address) => Open(typeof(TContract), binding, address);
