@@ -92,6 +92,6 @@ internal sealed record ClosedLoopService
 
         public string Summary() =>
             $"link {Estimate * 8 / 1e6:F2} Mbit/s ({Source}), {InFlight:F2} calls in flight; last 20 s: " +
-            string.Join(", ", LateChoices.GroupBy(c => $"{PolicyWorld.Name(c)} {c.Goal.ToString().ToLowerInvariant()}").OrderByDescending(g => g.Count()).Select(g => $"{g.Key} {g.Count()}"));
+            string.Join(", ", LateChoices.GroupBy(c => $"{PolicyWorld.Name(c)} {c.Goal?.ToString().ToLowerInvariant()}").OrderByDescending(g => g.Count()).Select(g => $"{g.Key} {g.Count()}"));
     }
 }
