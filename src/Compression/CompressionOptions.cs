@@ -57,7 +57,8 @@ public sealed partial record CompressionOptions
 
     /// <summary>
     /// What the adaptive policy optimises: <see cref="CompressionGoal.Auto"/> (the default) uses the latency model
-    /// while this process has CPU to spare and the throughput model once it is loaded.
+    /// while this process has CPU to spare and one call at a time uses the link, and the throughput model once it is
+    /// loaded or several calls in flight keep the link full.
     /// </summary>
     public CompressionGoal Goal { get; init; } = CompressionGoal.Auto;
 

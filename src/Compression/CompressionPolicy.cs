@@ -23,7 +23,10 @@ public enum CompressionPolicy
 /// <summary>What the adaptive policy's model optimises.</summary>
 public enum CompressionGoal
 {
-    /// <summary>Latency while this process has CPU to spare (below 50% of its cores), throughput once it is loaded (from 60%).</summary>
+    /// <summary>
+    /// Latency while this process has CPU to spare (below 50% of its cores) and its link is idle between calls;
+    /// throughput once it is loaded (from 60%) or its own sends, several calls in flight, keep the measured link full.
+    /// </summary>
     Auto,
 
     /// <summary>

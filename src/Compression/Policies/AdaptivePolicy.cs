@@ -78,7 +78,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         AdaptiveKey key = _keys.Get(action, KeyTable<AdaptiveKey>.SizeClass(length));
         double link = Link.Estimate(now, out string source);
         CompressionMetrics.Link(link, source);
-        CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal : Cpu.Loaded ? CompressionGoal.Throughput : CompressionGoal.Latency;
+        CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal
+            : Cpu.Loaded || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
         var model = new Model(length == long.MaxValue ? CompressedFrame.StreamBlockSize : length, link, goal, Cpu.Utilization, Cpu.CpuSecondsPerByte, _env.ProcessorCount);
         int cap = Math.Min(Cpu.Cap, _arms.Length - 1);
         int chosen;

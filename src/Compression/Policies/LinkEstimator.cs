@@ -20,6 +20,14 @@ namespace Surrogate.Compression.Policies;
 /// </list>
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
 /// knew and the policy explores for the next few messages.
+/// <para>
+/// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
+/// 1-second window the bytes sent per second reach 75% of the estimate (stay above 60% once full) and, by Little's
+/// law, messages per second × the mean round trip says at least 1.5 calls are in flight (1.25 once full). One
+/// closed-loop caller has about one in flight however slow the link; several callers that queue on a full link have
+/// several. Without round trips (sessionless transports, or MeasureLink off) it is never full. While full, a full
+/// window's send rate is the link's and counts for 5 s (the highest one).
+/// </para>
 /// </summary>
 internal sealed class LinkEstimator
 {
@@ -59,6 +67,13 @@ internal sealed class LinkEstimator
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
     private int _burst;
+    private long _windowMessages;
+    private double _gapSeconds;
+    private int _gaps;
+    private double _inFlight = double.NaN;
+    private bool _full;
+    private double _fullRate = double.NaN;
+    private long _fullRateAt;
 
     public LinkEstimator(double priorBytesPerSecond, bool measure, long now)
     {
@@ -83,30 +98,47 @@ internal sealed class LinkEstimator
 
         lock (_gate)
         {
-            double rate = _prior;
-            source = "prior";
-            double bound = Bound(now);
-            if (!double.IsNaN(_roundTrip) || bound > 0)
-            {
-                rate = Math.Max(double.IsNaN(_roundTrip) ? 0 : _roundTrip, bound);
-                source = "round_trip";
-            }
-
-            if (!double.IsNaN(_direct) && now - _directAt <= 5 * _second)
-            {
-                rate = _direct;
-                source = "blocked_writes";
-            }
-
-            if (!double.IsNaN(_previousSendRate) && now - _sendRateAt <= 2 * _second && Math.Min(_sendRate, _previousSendRate) > rate)
-            {
-                rate = Math.Min(_sendRate, _previousSendRate);
-                source = "send_rate";
-            }
-
-            return rate;
+            return EstimateLocked(now, out source);
         }
     }
+
+    private double EstimateLocked(long now, out string source)
+    {
+        double rate = _prior;
+        source = "prior";
+        double bound = Bound(now);
+        if (!double.IsNaN(_roundTrip) || bound > 0)
+        {
+            rate = Math.Max(double.IsNaN(_roundTrip) ? 0 : _roundTrip, bound);
+            source = "round_trip";
+        }
+
+        if (!double.IsNaN(_direct) && now - _directAt <= 5 * _second)
+        {
+            rate = _direct;
+            source = "blocked_writes";
+        }
+
+        if (!double.IsNaN(_previousSendRate) && now - _sendRateAt <= 2 * _second && Math.Min(_sendRate, _previousSendRate) > rate)
+        {
+            rate = Math.Min(_sendRate, _previousSendRate);
+            source = "send_rate";
+        }
+
+        if (!double.IsNaN(_fullRate) && now - _fullRateAt <= 5 * _second && _fullRate > rate)
+        {
+            rate = _fullRate;
+            source = "send_rate";
+        }
+
+        return rate;
+    }
+
+    /// <summary>Calls in flight over the last busy window (messages per second × mean round trip); NaN when not known.</summary>
+    public double InFlight => Volatile.Read(ref _inFlight);
+
+    /// <summary>Whether, as of the last busy window (at most 2 s ago), several calls in flight kept the link full.</summary>
+    public bool Full(long now) => Volatile.Read(ref _full) && now - Volatile.Read(ref _sendRateAt) <= 2 * _second;
 
     /// <summary>True (once per message, for <see cref="BurstLength"/> messages) after a change of link.</summary>
     public bool TakeBurst()
@@ -139,6 +171,8 @@ internal sealed class LinkEstimator
         lock (_gate)
         {
             Update(x, y);
+            _gapSeconds += gapTicks / (double)_second;
+            _gaps++;
             _bound[_bounds % Bounds] = Math.Min(wireBytes / (gapTicks / (double)_second), MaxBytesPerSecond);
             _boundAt[_bounds % Bounds] = now;
             _bounds++;
@@ -192,6 +226,7 @@ internal sealed class LinkEstimator
         }
 
         Interlocked.Add(ref _windowBytes, wireBytes);
+        Interlocked.Increment(ref _windowMessages);
         if (now - Volatile.Read(ref _windowStart) < _second)
         {
             return;
@@ -211,8 +246,32 @@ internal sealed class LinkEstimator
             bool busy = elapsed <= 2 * _second;
             _previousSendRate = busy && now - _sendRateAt <= 3 * _second ? _sendRate : double.NaN;
             _sendRate = busy ? rate : double.NaN;
-            _sendRateAt = now;
+            Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
+            UpdateFull(busy, Interlocked.Exchange(ref _windowMessages, 0) / (elapsed / (double)_second), now);
+        }
+    }
+
+    /// <summary>At the end of a send window: calls in flight by Little's law, and whether they fill the link (with hysteresis).</summary>
+    private void UpdateFull(bool busy, double messagesPerSecond, long now)
+    {
+        if (!busy || _gaps > 0)
+        {
+            Volatile.Write(ref _inFlight, busy ? messagesPerSecond * _gapSeconds / _gaps : double.NaN);
+        }
+
+        _gapSeconds = 0;
+        _gaps = 0;
+        bool was = _full;
+        double used = _sendRate / EstimateLocked(now, out _);
+        bool full = busy && _inFlight >= (was ? 1.25 : 1.5) && used >= (was ? 0.6 : 0.75);
+        Volatile.Write(ref _full, full);
+        // Calls queued on a full link: the bytes sent per second are the link's rate. Held for 5 s, so that a choice
+        // that makes this process the bottleneck (and its send rate fall) is not taken as a slower link.
+        if (full && (double.IsNaN(_fullRate) || _sendRate >= _fullRate || now - _fullRateAt > 5 * _second))
+        {
+            _fullRate = _sendRate;
+            _fullRateAt = now;
         }
     }
 
@@ -316,6 +375,7 @@ internal sealed class LinkEstimator
         _samples = 0;
         _roundTrip = double.NaN;
         _bounds = 0;
+        _fullRate = double.NaN;
         Volatile.Write(ref _burst, BurstLength);
         return true;
     }

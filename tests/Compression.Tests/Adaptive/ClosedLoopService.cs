@@ -1,0 +1,97 @@
+using System.Diagnostics;
+using Surrogate.Compression.Framing;
+using Surrogate.Compression.Policies;
+
+namespace Surrogate.Compression.Tests.Adaptive;
+
+/// <summary>
+/// A service on an injected clock that reads each connection through one session encoder and writes its replies
+/// through another (as CoreWCF's net.tcp does), answering closed-loop clients over one shaped link: each request
+/// reaches the service, which works <see cref="WorkSeconds"/> (serially) and compresses (its cores share the codec
+/// time: the clock moves by codec time ÷ <see cref="Cores"/>); the replies queue on the link (FIFO); a client reads its
+/// reply in 1 ms, waits <see cref="ThinkSeconds"/> and sends its next request (200 bytes).
+/// </summary>
+internal sealed record ClosedLoopService
+{
+    public int Clients { get; init; } = 4;
+
+    public double LinkBitsPerSecond { get; init; } = 100e6;
+
+    public long Length { get; init; } = 199_000;
+
+    public double ThinkSeconds { get; init; }
+
+    public double WorkSeconds { get; init; }
+
+    public int Cores { get; init; } = 1;
+
+    /// <summary>Whether a reply is timed on the clock of the request it answers (false: CoreWCF before the fix).</summary>
+    public bool Paired { get; init; } = true;
+
+    /// <summary>The service process's CPU use, as the policy's CPU monitor sees it.</summary>
+    public double Utilization { get; init; } = 0.05;
+
+    public CompressionGoal Goal { get; init; } = CompressionGoal.Auto;
+
+    public Func<CompressionCodec, int, CodecBehaviour> Behaviour { get; init; } = PolicyWorld.SoapLike;
+
+    /// <summary>Runs 60 s of simulated time; the choices of the last 20 s.</summary>
+    public Result Run()
+    {
+        double rate = LinkBitsPerSecond / 8;
+        var env = new FakeEnvironment { Utilization = Utilization, ProcessorCount = Cores };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e9, measureLink: true, goal: Goal);
+        var world = new PolicyWorld(policy, env, Behaviour);
+        RoundTripClock[] readers = [.. Enumerable.Range(0, Clients).Select(_ => policy.CreateClock()!)];
+        RoundTripClock[] writers = [.. Enumerable.Range(0, Clients).Select(_ => policy.CreateClock()!)];
+        double start = Seconds(env);
+        double[] arrives = [.. Enumerable.Range(0, Clients).Select(i => start + (i * 0.001))];
+        double linkFree = start;
+        var late = new List<CompressionChoice>();
+        while (true)
+        {
+            int client = Array.IndexOf(arrives, arrives.Min());
+            if (arrives[client] - start > 60)
+            {
+                break;
+            }
+
+            env.Advance(Math.Max(0, arrives[client] - Seconds(env)));
+            readers[client].Received(211, 200);
+            var request = new Dictionary<string, object>();
+            readers[client].Tag(request);
+            env.Advance(WorkSeconds);
+
+            CompressionChoice choice = policy.Choose(world.Action, world.Sample, Length);
+            CompressionOutcome outcome = world.Outcome(choice, Length);
+            env.Advance(outcome.ElapsedTicks / (double)Stopwatch.Frequency / Cores);
+            policy.Sent(choice, outcome);
+            RoundTripClock.ForReply(writers[client], Paired ? request : null)!.Sent(outcome.WireLength, Length);
+            if (arrives[client] - start > 40)
+            {
+                late.Add(choice);
+            }
+
+            double sent = Math.Max(Seconds(env), linkFree);
+            linkFree = sent + (outcome.WireLength / rate);
+            arrives[client] = linkFree + 0.001 + ThinkSeconds + (200 / rate);
+        }
+
+        double estimate = policy.Link.Estimate(env.Timestamp, out string source);
+        return new Result(estimate, source, policy.Link.InFlight, late);
+    }
+
+    private static double Seconds(FakeEnvironment env) => env.Timestamp / (double)Stopwatch.Frequency;
+
+    /// <summary>The service's link estimate and its source, the calls in flight it measured, and its last 20 s of choices.</summary>
+    public sealed record Result(double Estimate, string Source, double InFlight, List<CompressionChoice> LateChoices)
+    {
+        /// <summary>The names of the model's own choices (not exploration) of the last 20 s.</summary>
+        public IEnumerable<string> ModelChoices =>
+            LateChoices.Where(c => c.Reason == CompressionDecisionReason.Model).Select(c => PolicyWorld.Name(c));
+
+        public string Summary() =>
+            $"link {Estimate * 8 / 1e6:F2} Mbit/s ({Source}), {InFlight:F2} calls in flight; last 20 s: " +
+            string.Join(", ", LateChoices.GroupBy(c => $"{PolicyWorld.Name(c)} {c.Goal?.ToString().ToLowerInvariant()}").OrderByDescending(g => g.Count()).Select(g => $"{g.Key} {g.Count()}"));
+    }
+}
