@@ -48,6 +48,25 @@ public sealed class BenchProcesses : IAsyncDisposable
 
     public bool Broken => Server.HasExited || Clients.Any(c => c.HasExited);
 
+    /// <summary>
+    /// <paramref name="current"/> while all its processes run; otherwise disposes it and returns <paramref name="start"/>'s
+    /// processes, with <paramref name="started"/> true (a crashed server or client takes only its own cell with it).
+    /// </summary>
+    public static async Task<(BenchProcesses Processes, bool Started)> RunningOrStartAsync(BenchProcesses? current, Func<Task<BenchProcesses>> start)
+    {
+        if (current is { Broken: false })
+        {
+            return (current, false);
+        }
+
+        if (current is not null)
+        {
+            await current.DisposeAsync();
+        }
+
+        return (await start(), true);
+    }
+
     /// <summary>Starts the server (it builds <paramref name="classes"/>' payloads first) and <paramref name="clients"/> client processes.</summary>
     public static async Task<BenchProcesses> StartAsync(ServerChoice choice, IReadOnlyList<Contender> contenders, IEnumerable<ClassSizes> classes, int clients, bool pin, NetworkLink? link)
     {

@@ -126,19 +126,14 @@ public static class CompressionCommand
 
                 try
                 {
-                    if (processes is null || processes.Broken)
+                    (processes, bool started) = await BenchProcesses.RunningOrStartAsync(processes, () =>
                     {
-                        if (processes is not null)
-                        {
-                            await processes.DisposeAsync();
-                        }
-
                         board.Status($"{link.Name}: starting the server and {clients} client process(es)");
-                        processes = await BenchProcesses.StartAsync(server, options.Contenders, options.Classes, clients, pin, network);
-                        if (sweep.Count == 0 && !notRun.Any(n => n.Contender == SweepName))
-                        {
-                            await SweepAsync(link.Name, processes, options, board, sweep, notRun);
-                        }
+                        return BenchProcesses.StartAsync(server, options.Contenders, options.Classes, clients, pin, network);
+                    });
+                    if (started && sweep.Count == 0 && !notRun.Any(n => n.Contender == SweepName))
+                    {
+                        await SweepAsync(link.Name, processes, options, board, sweep, notRun);
                     }
 
                     string label = $"{link.Name} {contender.Name} {messageClass.Name} {messageClass.SizeLabel(size)}";

@@ -37,16 +37,11 @@ public static class RateChangeRun
 
                 try
                 {
-                    if (processes is null || processes.Broken)
+                    (processes, _) = await BenchProcesses.RunningOrStartAsync(processes, () =>
                     {
-                        if (processes is not null)
-                        {
-                            await processes.DisposeAsync();
-                        }
-
                         board.Status($"{change.Name}: starting the server and {options.Clients} client process(es)");
-                        processes = await BenchProcesses.StartAsync(server, options.Contenders, classes, options.Clients, pin, network);
-                    }
+                        return BenchProcesses.StartAsync(server, options.Contenders, classes, options.Clients, pin, network);
+                    });
 
                     network.ChangeRate(change.From);
                     string label = $"{change.Name} {contender.Name} {messageClass.Name} {messageClass.SizeLabel(size)}";
