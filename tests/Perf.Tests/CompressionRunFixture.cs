@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 
 namespace Surrogate.Perf.Tests;
 
@@ -36,9 +35,7 @@ public sealed class CompressionRunFixture : IDisposable
     /// <summary>The rows of a CSV file the run wrote, by column name.</summary>
     public List<Dictionary<string, string>> Rows(string file)
     {
-        string[] lines = File.ReadAllLines(PathOf(file));
-        string[] header = lines[0].Split(',');
-        return [.. lines.Skip(1).Select(l => header.Zip(Fields(l)).ToDictionary(p => p.First, p => p.Second))];
+        return CsvRows.Read(PathOf(file));
     }
 
     public static double Number(string text) => text == "inf" ? double.PositiveInfinity : double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
@@ -49,32 +46,6 @@ public sealed class CompressionRunFixture : IDisposable
         {
             Directory.Delete(owned, recursive: true);
         }
-    }
-
-    private static List<string> Fields(string line)
-    {
-        var fields = new List<string>();
-        var field = new StringBuilder();
-        bool quoted = false;
-        foreach (char c in line)
-        {
-            if (c == '"')
-            {
-                quoted = !quoted;
-            }
-            else if (c == ',' && !quoted)
-            {
-                fields.Add(field.ToString());
-                field.Clear();
-            }
-            else
-            {
-                field.Append(c);
-            }
-        }
-
-        fields.Add(field.ToString());
-        return fields;
     }
 }
 

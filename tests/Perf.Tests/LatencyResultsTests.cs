@@ -82,36 +82,8 @@ public sealed class LatencyResultsTests
 
     private static List<Dictionary<string, string>> Rows(string path)
     {
-        string[] lines = File.ReadAllLines(path);
-        string[] header = lines[0].Split(',');
-        return [.. lines.Skip(1).Select(l => header.Zip(SplitCsv(l)).ToDictionary(p => p.First, p => p.Second))];
+        return CsvRows.Read(path);
     }
 
     private static double Number(string text) => double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
-
-    private static List<string> SplitCsv(string line)
-    {
-        var fields = new List<string>();
-        var field = new System.Text.StringBuilder();
-        bool quoted = false;
-        foreach (char c in line)
-        {
-            if (c == '"')
-            {
-                quoted = !quoted;
-            }
-            else if (c == ',' && !quoted)
-            {
-                fields.Add(field.ToString());
-                field.Clear();
-            }
-            else
-            {
-                field.Append(c);
-            }
-        }
-
-        fields.Add(field.ToString());
-        return fields;
-    }
 }

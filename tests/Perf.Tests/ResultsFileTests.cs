@@ -24,7 +24,7 @@ public sealed class ResultsFileTests
         string[] lines = File.ReadAllLines(run.PathOf("results.csv"));
         string[] header = lines[0].Split(',');
         Assert.Contains("median_ms", header);
-        var rows = lines.Skip(1).Select(l => header.Zip(SplitCsv(l)).ToDictionary(p => p.First, p => p.Second)).ToList();
+        var rows = CsvRows.Read(run.PathOf("results.csv"));
 
         foreach (string scenario in run.Scenarios)
         {
@@ -77,36 +77,4 @@ public sealed class ResultsFileTests
     }
 
     private static double Number(string text) => double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
-
-    private static List<string> SplitCsv(string line)
-    {
-        var fields = new List<string>();
-        var field = new System.Text.StringBuilder();
-        bool quoted = false;
-        for (int i = 0; i < line.Length; i++)
-        {
-            char c = line[i];
-            if (quoted && c == '"' && i + 1 < line.Length && line[i + 1] == '"')
-            {
-                field.Append('"');
-                i++;
-            }
-            else if (c == '"')
-            {
-                quoted = !quoted;
-            }
-            else if (c == ',' && !quoted)
-            {
-                fields.Add(field.ToString());
-                field.Clear();
-            }
-            else
-            {
-                field.Append(c);
-            }
-        }
-
-        fields.Add(field.ToString());
-        return fields;
-    }
 }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using HdrHistogram;
 using Surrogate.Compression;
+using Surrogate.Perf.Harness.Hosting;
 using Surrogate.Perf.Harness.Latency.Client;
 using Surrogate.Perf.Harness.Measurement;
 
@@ -28,38 +29,11 @@ public sealed record SweepSpec(string Class, int Size, string Address, IReadOnly
 /// </summary>
 public static class BenchClientCommand
 {
-    public static int Run()
+    public static int Run() => ControlLines.Serve("CLIENT-READY", new Dictionary<string, Action<string>>
     {
-        Reply("CLIENT-READY");
-        while (Console.In.ReadLine() is { } line)
-        {
-            string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
-            try
-            {
-                switch (parts[0])
-                {
-                    case "CELL":
-                        RunCell(JsonSerializer.Deserialize<BenchCellSpec>(parts[1])!);
-                        break;
-                    case "SWEEP":
-                        Reply("SWEPT " + JsonSerializer.Serialize(Sweep(JsonSerializer.Deserialize<SweepSpec>(parts[1])!)));
-                        break;
-                    case "QUIT":
-                        return 0;
-                    default:
-                        Reply("ERROR unknown command " + parts[0]);
-                        break;
-                }
-            }
-            catch (Exception e)
-            {
-                Reply("ERROR " + e.GetType().Name + ": " + e.Message.ReplaceLineEndings(" "));
-                Console.Error.WriteLine(e.ToString());
-            }
-        }
-
-        return 0;
-    }
+        ["CELL"] = spec => RunCell(JsonSerializer.Deserialize<BenchCellSpec>(spec)!),
+        ["SWEEP"] = spec => Reply("SWEPT " + JsonSerializer.Serialize(Sweep(JsonSerializer.Deserialize<SweepSpec>(spec)!))),
+    });
 
     private static void RunCell(BenchCellSpec spec)
     {
@@ -135,9 +109,5 @@ public static class BenchClientCommand
         return [.. CodecSweep.Run(spec.Class, spec.Size, message, levels, spec.BudgetSeconds)];
     }
 
-    private static void Reply(string line)
-    {
-        Console.Out.WriteLine(line);
-        Console.Out.Flush();
-    }
+    private static void Reply(string line) => ControlLines.Reply(line);
 }

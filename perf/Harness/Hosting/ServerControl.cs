@@ -73,9 +73,5 @@ public static class ServerControl
         return 0;
     }
 
-    private static void Reply(string line)
-    {
-        Console.Out.WriteLine(line);
-        Console.Out.Flush();
-    }
+    private static void Reply(string line) => ControlLines.Reply(line);
 }

@@ -17,39 +17,15 @@ public static class ClientCommand
     /// Synchronous on purpose: every cell runs on the main thread, so the measured loop never ends up running inside
     /// some thread-pool continuation (which would also muddle the traces' stacks).
     /// </summary>
-    public static int Run()
+    public static int Run() => ControlLines.Serve("CLIENT-READY", new Dictionary<string, Action<string>>
     {
-        Reply("CLIENT-READY");
-        while (Console.In.ReadLine() is { } line)
+        ["CELL"] = spec => RunCell(JsonSerializer.Deserialize<CellSpec>(spec)!),
+        ["FLOOR"] = spec =>
         {
-            string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
-            try
-            {
-                switch (parts[0])
-                {
-                    case "CELL":
-                        RunCell(JsonSerializer.Deserialize<CellSpec>(parts[1])!);
-                        break;
-                    case "FLOOR":
-                        var floor = JsonSerializer.Deserialize<FloorSpec>(parts[1])!;
-                        Reply("FLOOR " + JsonSerializer.Serialize(BuildFloorMeter.Measure(floor.Scenario, Cache.DataSet(floor.Scenario), floor.Seconds, floor.MinIterations)));
-                        break;
-                    case "QUIT":
-                        return 0;
-                    default:
-                        Reply("ERROR unknown command " + parts[0]);
-                        break;
-                }
-            }
-            catch (Exception e)
-            {
-                Reply("ERROR " + e.GetType().Name + ": " + e.Message.ReplaceLineEndings(" "));
-                Console.Error.WriteLine(e.ToString());
-            }
-        }
-
-        return 0;
-    }
+            var floor = JsonSerializer.Deserialize<FloorSpec>(spec)!;
+            Reply("FLOOR " + JsonSerializer.Serialize(BuildFloorMeter.Measure(floor.Scenario, Cache.DataSet(floor.Scenario), floor.Seconds, floor.MinIterations)));
+        },
+    });
 
     private static void RunCell(CellSpec spec)
     {
@@ -107,9 +83,5 @@ public static class ClientCommand
         Reply("RESULT " + JsonSerializer.Serialize(result));
     }
 
-    private static void Reply(string line)
-    {
-        Console.Out.WriteLine(line);
-        Console.Out.Flush();
-    }
+    private static void Reply(string line) => ControlLines.Reply(line);
 }

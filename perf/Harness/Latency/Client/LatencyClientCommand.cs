@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text.Json;
+using Surrogate.Perf.Harness.Hosting;
 using Surrogate.Perf.Harness.Latency.Matrix;
 using Surrogate.Perf.Harness.Measurement;
 
@@ -19,51 +20,29 @@ public static class LatencyClientCommand
     {
         bool inProcess = args.Contains("--inprocess");
         ILatencyHost? host = null;
-        Reply("LCLIENT-READY");
         try
         {
-            while (Console.In.ReadLine() is { } line)
+            return ControlLines.Serve("LCLIENT-READY", new Dictionary<string, Action<string>>
             {
-                string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
-                try
+                ["LCELL"] = line =>
                 {
-                    switch (parts[0])
-                    {
-                        case "LCELL":
-                            var spec = JsonSerializer.Deserialize<LatencyCellSpec>(parts[1], LatencyConfig.Json)!;
-                            IReadOnlyDictionary<string, string> endpoints = spec.Endpoints ?? InProcessEndpoints(ref host, inProcess, hostFactory, spec.Cell);
-                            RunCell(spec with { Endpoints = endpoints });
-                            break;
-                        case "OVERHEAD":
-                            Reply("LOVERHEAD " + JsonSerializer.Serialize(Overhead(), LatencyConfig.Json));
-                            break;
-                        case "SOAK":
-                            var soak = JsonSerializer.Deserialize<SoakSpec>(parts[1], LatencyConfig.Json)!;
-                            Reply("SRESULT " + JsonSerializer.Serialize(SoakClients.Run(soak, (calls, errors, seconds) =>
-                                Reply(FormattableString.Invariant($"SPROGRESS {calls} {errors} {seconds:F1}"))), LatencyConfig.Json));
-                            break;
-                        case "QUIT":
-                            return 0;
-                        default:
-                            Reply("ERROR unknown command " + parts[0]);
-                            break;
-                    }
-                }
-#pragma warning disable CA1031 // reported to the driver, which lists the cell as failed and goes on
-                catch (Exception e)
-#pragma warning restore CA1031
+                    var spec = JsonSerializer.Deserialize<LatencyCellSpec>(line, LatencyConfig.Json)!;
+                    IReadOnlyDictionary<string, string> endpoints = spec.Endpoints ?? InProcessEndpoints(ref host, inProcess, hostFactory, spec.Cell);
+                    RunCell(spec with { Endpoints = endpoints });
+                },
+                ["OVERHEAD"] = _ => Reply("LOVERHEAD " + JsonSerializer.Serialize(Overhead(), LatencyConfig.Json)),
+                ["SOAK"] = line =>
                 {
-                    Reply("ERROR " + e.GetType().Name + ": " + Innermost(e).Message.ReplaceLineEndings(" "));
-                    Console.Error.WriteLine(e.ToString());
-                }
-            }
+                    var soak = JsonSerializer.Deserialize<SoakSpec>(line, LatencyConfig.Json)!;
+                    Reply("SRESULT " + JsonSerializer.Serialize(SoakClients.Run(soak, (calls, errors, seconds) =>
+                        Reply(FormattableString.Invariant($"SPROGRESS {calls} {errors} {seconds:F1}"))), LatencyConfig.Json));
+                },
+            });
         }
         finally
         {
             host?.DisposeAsync().AsTask().GetAwaiter().GetResult();
         }
-
-        return 0;
     }
 
     private static IReadOnlyDictionary<string, string> InProcessEndpoints(ref ILatencyHost? host, bool inProcess, LatencyHostFactory factory, LatencyCell cell)
@@ -124,14 +103,5 @@ public static class LatencyClientCommand
         return new OverheadMeasurement(Histograms.Summarize(empty.Histogram), Histograms.Summarize(histogram));
     }
 
-    private static Exception Innermost(Exception e) => e is System.Reflection.TargetInvocationException { InnerException: { } inner } ? Innermost(inner) : e;
-
-    private static void Reply(string line)
-    {
-        lock (Console.Out)
-        {
-            Console.Out.WriteLine(line);
-            Console.Out.Flush();
-        }
-    }
+    private static void Reply(string line) => ControlLines.Reply(line);
 }
