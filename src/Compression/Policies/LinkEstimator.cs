@@ -10,8 +10,9 @@ namespace Surrogate.Compression.Policies;
 /// messages' wire bytes crossed within the gap); the largest bound of the last 8 round trips (within 5 s) counts. A
 /// recursive least-squares fit with forgetting of gap = fixed + p·(bytes before compression) + q·(bytes on the wire)
 /// separates the link's time per byte (q) from the peer's (p), as long as the wire bytes vary apart from the message
-/// sizes, which exploration makes sure of; it counts while q is known to within 25% (or 4 ms per MB), as the slow
-/// end of that range, and never below the bound. The bound is tight where the link dominates the gap (slow links),
+/// sizes, which exploration makes sure of; it counts while q is known to within 25% (or 4 ms per MB), from the 10th
+/// sample since it started over, as the slow end of that range, and never below the bound; a fit that stops knowing
+/// (or says q is below zero) stops counting. The bound is tight where the link dominates the gap (slow links),
 /// the fit where the peer does (fast ones);</item>
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
@@ -38,6 +39,7 @@ internal sealed class LinkEstimator
     public const int BurstLength = 8;
 
     private const double Forgetting = 0.995;
+    private const int FitSamples = 10;
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
     private const double MinBlockedSeconds = 0.0005;
@@ -380,14 +382,19 @@ internal sealed class LinkEstimator
         return true;
     }
 
+    /// <summary>
+    /// The fit's rate while it knows q, else none. It needs <see cref="FitSamples"/> samples since it last started
+    /// over: with few more samples than its three unknowns it explains them exactly, so its noise looks like none and
+    /// any q, even one below zero, looks certain. A q below zero by more than twice its spread says the gaps are not
+    /// driven by this process's wire bytes (other traffic queued ahead on a shared link): no rate either.
+    /// </summary>
     private void UpdateRate()
     {
         double q = _theta[2];
         double spread = Math.Sqrt(Math.Max(_cov[8], 0) * _noise);
-        if ((q > 0 && spread <= 0.25 * q) || spread <= 4.0)
-        {
-            double slow = Math.Max(q + (2 * spread), 1e9 / MaxBytesPerSecond);
-            _roundTrip = Math.Clamp(1e9 / slow, MinBytesPerSecond, MaxBytesPerSecond);
-        }
+        bool known = _samples >= FitSamples && q >= -2 * spread && ((q > 0 && spread <= 0.25 * q) || spread <= 4.0);
+        _roundTrip = known
+            ? Math.Clamp(1e9 / Math.Max(Math.Max(q, 0) + (2 * spread), 1e9 / MaxBytesPerSecond), MinBytesPerSecond, MaxBytesPerSecond)
+            : double.NaN;
     }
 }

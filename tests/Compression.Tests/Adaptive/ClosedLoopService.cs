@@ -9,7 +9,8 @@ namespace Surrogate.Compression.Tests.Adaptive;
 /// through another (as CoreWCF's net.tcp does), answering closed-loop clients over one shaped link: each request
 /// reaches the service, which works <see cref="WorkSeconds"/> (serially) and compresses (its cores share the codec
 /// time: the clock moves by codec time ÷ <see cref="Cores"/>); the replies queue on the link (FIFO); a client reads its
-/// reply in 1 ms, waits <see cref="ThinkSeconds"/> and sends its next request (200 bytes).
+/// reply in 1 ms, waits <see cref="ThinkSeconds"/> and sends its next request (200 bytes). The service reads a request
+/// when it arrives and answers the requests it has read in order (its own work queues them, not the link).
 /// </summary>
 internal sealed record ClosedLoopService
 {
@@ -46,35 +47,48 @@ internal sealed record ClosedLoopService
         RoundTripClock[] writers = [.. Enumerable.Range(0, Clients).Select(_ => policy.CreateClock()!)];
         double start = Seconds(env);
         double[] arrives = [.. Enumerable.Range(0, Clients).Select(i => start + (i * 0.001))];
+        var waiting = new Queue<(int Client, double Arrived, Dictionary<string, object> Request)>();
+        double serverFree = start;
         double linkFree = start;
         var late = new List<CompressionChoice>();
         while (true)
         {
+            // The next event: a request arrives (the service reads it at once, as a connection's pump does), or the
+            // service has done its work on the oldest request it has read and answers it.
             int client = Array.IndexOf(arrives, arrives.Min());
-            if (arrives[client] - start > 60)
+            double answerAt = waiting.Count > 0 ? Math.Max(serverFree, waiting.Peek().Arrived) + WorkSeconds : double.PositiveInfinity;
+            if (arrives[client] < answerAt)
             {
-                break;
+                if (arrives[client] - start > 60)
+                {
+                    break;
+                }
+
+                env.Advance(Math.Max(0, arrives[client] - Seconds(env)));
+                readers[client].Received(211, 200);
+                var read = new Dictionary<string, object>();
+                readers[client].Tag(read);
+                waiting.Enqueue((client, arrives[client], read));
+                arrives[client] = double.PositiveInfinity;
+                continue;
             }
 
-            env.Advance(Math.Max(0, arrives[client] - Seconds(env)));
-            readers[client].Received(211, 200);
-            var request = new Dictionary<string, object>();
-            readers[client].Tag(request);
-            env.Advance(WorkSeconds);
-
+            (int answered, _, Dictionary<string, object> request) = waiting.Dequeue();
+            env.Advance(Math.Max(0, answerAt - Seconds(env)));
             CompressionChoice choice = policy.Choose(world.Action, world.Sample, Length);
             CompressionOutcome outcome = world.Outcome(choice, Length);
             env.Advance(outcome.ElapsedTicks / (double)Stopwatch.Frequency / Cores);
+            serverFree = Seconds(env);
             policy.Sent(choice, outcome);
-            RoundTripClock.ForReply(writers[client], Paired ? request : null)!.Sent(outcome.WireLength, Length);
-            if (arrives[client] - start > 40)
+            RoundTripClock.ForReply(writers[answered], Paired ? request : null)!.Sent(outcome.WireLength, Length);
+            if (serverFree - start > 40)
             {
                 late.Add(choice);
             }
 
-            double sent = Math.Max(Seconds(env), linkFree);
+            double sent = Math.Max(serverFree, linkFree);
             linkFree = sent + (outcome.WireLength / rate);
-            arrives[client] = linkFree + 0.001 + ThinkSeconds + (200 / rate);
+            arrives[answered] = linkFree + 0.001 + ThinkSeconds + (200 / rate);
         }
 
         double estimate = policy.Link.Estimate(env.Timestamp, out string source);
