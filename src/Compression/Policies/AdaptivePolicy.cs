@@ -136,7 +136,10 @@ internal sealed class AdaptivePolicy : MessagePolicy
         long now = _env.Timestamp;
         Cpu.AddWork(outcome.Length, outcome.ElapsedTicks);
         Link.OnSent(outcome.WireLength, now);
-        if (choice.Key is not AdaptiveKey key || choice.Codec is not { } codec || choice.Arm <= 0 || outcome.Length <= 0)
+        // A gate that asked more than the whole message (the latency model on a link faster than the codec decodes)
+        // kept the codec from being tried: nothing was learnt, and the time it took is no codec's speed.
+        if (choice.Key is not AdaptiveKey key || choice.Codec is not { } codec || choice.Arm <= 0 || outcome.Length <= 0
+            || (outcome.Codec is null && choice.MaxRatio <= 0))
         {
             return;
         }

@@ -154,6 +154,23 @@ public sealed class AdaptivePolicyTests
     }
 
     [Fact]
+    public void A_codec_the_gate_kept_from_being_tried_learns_nothing()
+    {
+        // On a 100 Gbit/s link the latency model's gate asks LZ4 to save more than the whole message (decompressing
+        // costs more than sending): exploring it sends raw without compressing. Counting that as "ratio 1 at no cost"
+        // once kept a key raw after the link slowed down.
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100e9, exploration: 1);
+        CompressionChoice choice = policy.Choose("urn:a", TestData.Text(4096), Message);
+        Assert.Equal("lz4-0", PolicyWorld.Name(choice));
+        Assert.True(choice.MaxRatio <= 0, $"gate {1 - choice.MaxRatio}");
+        policy.Sent(choice, new CompressionOutcome(true, null, 0, Message, Message + 11, 0));
+        var key = Assert.IsType<AdaptiveKey>(choice.Key);
+        Assert.Equal(0, key.Estimates.Samples[choice.Arm]);
+        Assert.True(double.IsNaN(key.Estimates.SecondsPerByte[choice.Arm]));
+    }
+
+    [Fact]
     public void Auto_uses_the_latency_model_when_idle_and_the_throughput_model_when_loaded()
     {
         var env = new FakeEnvironment();
