@@ -7,7 +7,9 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// A mid-run link-rate change (<c>--rate-change 100mbit->1.5mbit@10s</c>): each cell starts on a veth pair shaped at
 /// <see cref="From"/>, and <see cref="AtSeconds"/> into the measured window the driver changes the tbf rate of both
-/// ends to <see cref="To"/>; the window lasts <see cref="AfterSeconds"/> more. Both rates get the benchmarks' small burst.
+/// ends to <see cref="To"/>; the window lasts <see cref="AfterSeconds"/> more. Both rates get the faster one's small
+/// burst (or the one given): tbf never sends a queued packet longer than its bucket, so a smaller bucket after the
+/// change would keep an offload packet queued before it, and the link behind it, forever (<see cref="NetworkLink.ChangeRate"/>).
 /// </summary>
 public sealed partial record RateChange(LinkRate From, LinkRate To, double AtSeconds)
 {
@@ -39,8 +41,9 @@ public sealed partial record RateChange(LinkRate From, LinkRate To, double AtSec
             throw new ArgumentException($"--rate-change '{text}': both ends are tc rates; loopback cannot be shaped.");
         }
 
-        LinkRate from = BenchLink.Parse(m.Groups["from"].Value, burst).Rate!, to = BenchLink.Parse(m.Groups["to"].Value, burst).Rate!;
-        return from.BitsPerSecond != to.BitsPerSecond ? new RateChange(from, to, at) : throw new ArgumentException($"--rate-change '{text}': the rates are the same.");
+        LinkRate before = LinkRate.Parse(m.Groups["from"].Value), after = LinkRate.Parse(m.Groups["to"].Value);
+        long bucket = burst ?? BenchLink.SmallBurst(Math.Max(before.BitsPerSecond, after.BitsPerSecond));
+        return before.BitsPerSecond != after.BitsPerSecond ? new RateChange(before with { Burst = bucket }, after with { Burst = bucket }, at) : throw new ArgumentException($"--rate-change '{text}': the rates are the same.");
     }
 
     [GeneratedRegex(@"^(?<from>[0-9.a-z]+)->(?<to>[0-9.a-z]+)@(?<at>[0-9]+(\.[0-9]+)?)s?$", RegexOptions.IgnoreCase)]

@@ -20,11 +20,13 @@ public sealed class NetworkLink : IDisposable
     private readonly string ip;
     private TerminationSignals? signals;
     private int disposed;
+    private long largestBurst;
 
     private NetworkLink(string ip, LinkRate rate, int pid)
     {
         this.ip = ip;
         Rate = rate;
+        largestBurst = rate.BurstBytes;
         Namespace = "dss-" + pid.ToString(CultureInfo.InvariantCulture);
         HostInterface = "dssh" + pid.ToString(CultureInfo.InvariantCulture);
         ServerInterface = "dsss" + pid.ToString(CultureInfo.InvariantCulture);
@@ -100,9 +102,20 @@ public sealed class NetworkLink : IDisposable
         }
     }
 
-    /// <summary>Changes the tbf rate and burst of both ends in place (<c>tc qdisc change</c>), keeping the connections open.</summary>
+    /// <summary>
+    /// Changes the tbf rate and burst of both ends in place (<c>tc qdisc change</c>), keeping the connections open. The
+    /// burst never shrinks below one the link has had: the change keeps the queue, and tbf never sends a queued
+    /// packet longer than its bucket, so an offload packet queued under a larger bucket would block that end for good.
+    /// </summary>
     public void ChangeRate(LinkRate rate)
     {
+        if (rate.BurstBytes < largestBurst)
+        {
+            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
+                $"A burst of {rate.BurstBytes} bytes is smaller than the {largestBurst} this link has had: a packet queued under the larger bucket would never leave."), nameof(rate));
+        }
+
+        largestBurst = rate.BurstBytes;
         string tc = Tool("tc")!;
         string[] Tbf(string device) => ["qdisc", "change", "dev", device, "root", "tbf", "rate", rate.TcRate,
             "burst", rate.BurstBytes.ToString(CultureInfo.InvariantCulture), "latency", LatencyLimit];
