@@ -106,7 +106,7 @@ public sealed class CompressionOptionsTests
     }
 
     [Fact]
-    public void Adaptive_decisions_show_their_inputs_median_link_source_cpu_and_expected_gain()
+    public void Adaptive_decisions_show_their_inputs_model_median_link_source_cpu_expected_gain_and_size()
     {
         static CompressionDecision D(double link, string source, double cpu, double rate) =>
             new(DateTimeOffset.UnixEpoch, "a", 1000, 360, CompressionCodec.Zstd, 3, CompressionDecisionReason.Model, 0.35, link, cpu, CompressionGoal.Latency)
@@ -114,7 +114,7 @@ public sealed class CompressionOptionsTests
                 LinkSource = source, PredictedRate = rate, RawPredictedRate = 10,
             };
         var summary = BenchDecisionLogs.Summarize([D(179_000, "send_rate", 0.04, 27.6), D(150_000, "round_trip", 0.05, 20), D(181_000, "send_rate", 0.02, 30)]);
-        Assert.Equal("zstd-3 model 100% (×0.36; link 0.179 MB/s send_rate, cpu 4%, gain 2.76)", BenchDecisionLogs.Describe(summary));
+        Assert.Equal("zstd-3 model 100% (×0.36; latency, link 0.179 MB/s send_rate, cpu 4%, gain 2.76, median 1 KB)", BenchDecisionLogs.Describe(summary));
     }
 
     [Fact]

@@ -8,12 +8,14 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// How often a policy contender's server sent its replies one way during a measured window: raw or a codec and
 /// level, for one reason, with the mean ratio of wire bytes to message bytes and, for the adaptive policy, the inputs
-/// of those decisions: the median link rate assumed and its most frequent source, the median CPU use, and the median
-/// gain the model expected over raw (predicted rate of the choice ÷ raw's).
+/// of those decisions: the model (throughput or latency; decisions are counted per model), the median link rate
+/// assumed and its most frequent source, the median CPU use, the median gain the model expected over raw (predicted
+/// rate of the choice ÷ raw's) and the median message size.
 /// </summary>
 public sealed record DecisionCount(
     string Choice, string Reason, long Count, double MeanRatio,
-    double? LinkBytesPerSecond = null, string? LinkSource = null, double? Cpu = null, double? ExpectedGain = null);
+    double? LinkBytesPerSecond = null, string? LinkSource = null, double? Cpu = null, double? ExpectedGain = null,
+    string? Goal = null, double? MedianLength = null);
 
 /// <summary>
 /// The decision logs of the server's policy contenders (adaptive, rules-2011), one per contender and process.
@@ -52,14 +54,15 @@ public static class BenchDecisionLogs
         return Summarize(kept.Skip(kept.Count - fresh));
     }
 
-    /// <summary>Counts per choice and reason, most frequent first.</summary>
+    /// <summary>Counts per choice, reason and model, most frequent first.</summary>
     public static IReadOnlyList<DecisionCount> Summarize(IEnumerable<CompressionDecision> decisions) =>
     [
-        .. decisions.GroupBy(d => (Choice: Choice(d), Reason: d.Reason.ToString()))
+        .. decisions.GroupBy(d => (Choice: Choice(d), Reason: d.Reason.ToString(), Goal: d.Goal?.ToString().ToLowerInvariant()))
             .Select(g => new DecisionCount(
                 g.Key.Choice, g.Key.Reason, g.LongCount(), g.Sum(d => (double)d.WireLength) / Math.Max(1, g.Sum(d => (double)d.Length)),
                 Median(g.Select(d => d.LinkBytesPerSecond)), g.Where(d => d.LinkSource is not null).GroupBy(d => d.LinkSource).MaxBy(s => s.Count())?.Key,
-                Median(g.Select(d => d.CpuUtilization)), Median(g.Select(d => d.PredictedRate / d.RawPredictedRate))))
+                Median(g.Select(d => d.CpuUtilization)), Median(g.Select(d => d.PredictedRate / d.RawPredictedRate)),
+                g.Key.Goal, Median(g.Select(d => (double)d.Length))))
             .OrderByDescending(c => c.Count).ThenBy(c => c.Choice, StringComparer.Ordinal).ThenBy(c => c.Reason, StringComparer.Ordinal),
     ];
 
@@ -76,9 +79,9 @@ public static class BenchDecisionLogs
             $"{d.Choice} {d.Reason.ToLowerInvariant()} {100.0 * d.Count / total:0.#}% (×{d.MeanRatio:0.00}{Inputs(d)})")));
     }
 
-    /// <summary>The adaptive policy's inputs: <c>; link 12.1 MB/s round_trip, cpu 45%, gain 1.30</c>.</summary>
+    /// <summary>The adaptive policy's inputs: <c>; throughput, link 12.1 MB/s round_trip, cpu 45%, gain 1.30, median 150 KB</c>.</summary>
     private static string Inputs(DecisionCount d) => d.LinkBytesPerSecond is not { } link ? string.Empty : string.Create(CultureInfo.InvariantCulture,
-        $"; link {link / 1e6:0.###} MB/s {d.LinkSource}, cpu {d.Cpu * 100:0}%, gain {d.ExpectedGain:0.00}");
+        $"; {d.Goal}, link {link / 1e6:0.###} MB/s {d.LinkSource}, cpu {d.Cpu * 100:0}%, gain {d.ExpectedGain:0.00}, median {d.MedianLength / 1024:0.#} KB");
 
     private static double? Median(IEnumerable<double> values)
     {
