@@ -3,10 +3,15 @@ namespace Surrogate.Compression.Policies;
 /// <summary>
 /// Running estimates per ladder step: ratio (compressed ÷ original) and compression time per byte. The ratio rises
 /// fast and falls slowly (half of a worse measurement, a quarter of a better one), as Kafka's producer does, so one
-/// lucky message does not switch a choice; the time is an exponential moving average (α = 0.2).
+/// lucky message does not switch a choice; the time is an exponential moving average (α = 0.2) of samples capped at
+/// <see cref="SlowestSample"/> × the estimate. Codec time is wall time, and a busy machine that deschedules the thread
+/// mid-message only ever makes a codec look slower: uncapped, one message in four descheduled for ten times its work
+/// made LZ4 look slower than sending 150 KB raw on 1 Gbit/s. A real slowdown still comes through, 5% a message.
 /// </summary>
 internal sealed class Estimates
 {
+    public const double SlowestSample = 1.25;
+
     public Estimates(int steps, long now)
     {
         Ratio = new double[steps];
@@ -35,7 +40,7 @@ internal sealed class Estimates
         if (!double.IsNaN(secondsPerByte))
         {
             double time = SecondsPerByte[step];
-            SecondsPerByte[step] = double.IsNaN(time) ? secondsPerByte : (0.8 * time) + (0.2 * secondsPerByte);
+            SecondsPerByte[step] = double.IsNaN(time) ? secondsPerByte : (0.8 * time) + (0.2 * Math.Min(secondsPerByte, SlowestSample * time));
         }
 
         Samples[step]++;

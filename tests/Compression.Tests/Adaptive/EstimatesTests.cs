@@ -1,0 +1,54 @@
+using Surrogate.Compression.Policies;
+
+namespace Surrogate.Compression.Tests.Adaptive;
+
+/// <summary>
+/// The compression-time estimate on a busy machine: a descheduled message looks many times slower than its work, a
+/// real slowdown makes every message slower; the estimate follows the second and not the first.
+/// </summary>
+public sealed class EstimatesTests
+{
+    private const double Work = 1 / 400e6; // LZ4 on medium messages: 150 KB in 0.37 ms
+
+    [Fact]
+    public void One_message_in_four_descheduled_for_ten_times_its_work_leaves_the_speed_within_15_percent()
+    {
+        var estimates = new Estimates(steps: 2, now: 0);
+        for (int i = 0; i < 200; i++)
+        {
+            estimates.Observe(1, 0.5, i % 4 == 3 ? 10 * Work : Work);
+        }
+
+        Assert.InRange(estimates.SecondsPerByte[1], Work, 1.15 * Work);
+    }
+
+    [Fact]
+    public void A_codec_that_really_became_twice_as_slow_is_believed_within_20_messages()
+    {
+        var estimates = new Estimates(steps: 2, now: 0);
+        for (int i = 0; i < 50; i++)
+        {
+            estimates.Observe(1, 0.5, Work);
+        }
+
+        for (int i = 0; i < 20; i++)
+        {
+            estimates.Observe(1, 0.5, 2 * Work);
+        }
+
+        Assert.InRange(estimates.SecondsPerByte[1], 1.9 * Work, 2 * Work);
+    }
+
+    [Fact]
+    public void A_first_message_descheduled_is_forgotten_within_20_messages()
+    {
+        var estimates = new Estimates(steps: 2, now: 0);
+        estimates.Observe(1, 0.5, 20 * Work);
+        for (int i = 0; i < 20; i++)
+        {
+            estimates.Observe(1, 0.5, Work);
+        }
+
+        Assert.InRange(estimates.SecondsPerByte[1], Work, 1.25 * Work);
+    }
+}
