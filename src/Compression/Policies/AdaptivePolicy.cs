@@ -88,6 +88,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         double rate;
         double rawRate;
         bool firstLook;
+        double cpuShare;
         lock (key.Gate)
         {
             key.Messages++;
@@ -105,13 +106,14 @@ internal sealed class AdaptivePolicy : MessagePolicy
             predicted = RatioOf(key, chosen);
             rate = 1 / Cost(key, model, chosen);
             rawRate = 1 / Cost(key, model, 0);
+            cpuShare = CpuShare(key, model, chosen);
             firstLook = !key.Checked;
             key.Checked = true;
         }
 
         if (reason != CompressionDecisionReason.Exploration)
         {
-            Cpu.NoteChosen(chosen);
+            Cpu.NoteChosen(chosen, cpuShare);
         }
 
         Arm arm = _arms[chosen];
@@ -221,19 +223,39 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// <summary>Seconds per message at the bottleneck (throughput) or for the message (latency); lower is better.</summary>
     private double Cost(AdaptiveKey key, in Model model, int step)
     {
-        Arm arm = _arms[step];
-        double s = model.Length;
-        if (arm.Codec is not { } codec)
+        (double cpu, double wire) = Times(key, model, step);
+        if (model.Goal != CompressionGoal.Latency)
         {
-            double rawWire = (s + RawHeader) / model.Link;
-            return model.Goal == CompressionGoal.Latency ? rawWire : Math.Max(s * model.OtherCpuPerByte / model.Cores, rawWire);
+            return Math.Max(cpu, wire);
         }
 
-        double wire = ((s * RatioOf(key, step)) + CompressedHeader) / model.Link;
-        double compress = s * TimeOf(key, step);
-        return model.Goal == CompressionGoal.Latency
-            ? (compress / Math.Max(0.1, 1 - model.Utilization)) + wire + (s * DecodeSecondsPerByte(codec))
-            : Math.Max(((s * model.OtherCpuPerByte) + compress) / model.Cores, wire);
+        return _arms[step].Codec is not { } codec ? wire
+            : (model.Length * TimeOf(key, step) / Math.Max(0.1, 1 - model.Utilization)) + wire + (model.Length * DecodeSecondsPerByte(codec));
+    }
+
+    /// <summary>
+    /// The share of this process's cores a stream of messages at <paramref name="step"/> keeps busy when the
+    /// throughput model's bottleneck paces it (1 when CPU is the bottleneck); 0 in the latency model, which plans no load.
+    /// </summary>
+    private double CpuShare(AdaptiveKey key, in Model model, int step)
+    {
+        if (model.Goal == CompressionGoal.Latency)
+        {
+            return 0;
+        }
+
+        (double cpu, double wire) = Times(key, model, step);
+        return cpu <= 0 ? 0 : cpu / Math.Max(cpu, wire);
+    }
+
+    /// <summary>CPU time per message over the cores, and time on the wire, at <paramref name="step"/>.</summary>
+    private (double Cpu, double Wire) Times(AdaptiveKey key, in Model model, int step)
+    {
+        double s = model.Length;
+        double other = s * model.OtherCpuPerByte;
+        return _arms[step].Codec is null
+            ? (other / model.Cores, (s + RawHeader) / model.Link)
+            : ((other + (s * TimeOf(key, step))) / model.Cores, ((s * RatioOf(key, step)) + CompressedHeader) / model.Link);
     }
 
     private double RatioOf(AdaptiveKey key, int step) =>

@@ -8,8 +8,11 @@ namespace Surrogate.Compression.Policies;
 /// queue, the CPU the process spends per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up
 /// one step after relief held for 5 s. Pressure is CPU at or above the high watermark, or a thread-pool queue of
-/// 4 items per core or more that is not shrinking; relief is CPU at or below the low watermark with less than one
-/// queued item per core.
+/// 4 items per core or more that is not shrinking, while the model's choices did not plan that load; relief is CPU at
+/// or below the low watermark, or the planned load, with less than one queued item per core. The throughput model
+/// counts CPU as a bottleneck: when its choices are CPU-bound (their planned share of the cores at or above the high
+/// watermark), a busy CPU and waiting work are what it chose as fastest, and stepping down would only slow it; the
+/// guard is for load the model did not expect.
 /// </summary>
 internal sealed class CpuMonitor
 {
@@ -39,6 +42,8 @@ internal sealed class CpuMonitor
     private int _cap = Uncapped;
     private int _highestChosen;
     private int _highestRecent;
+    private long _plannedMillionths;
+    private long _plannedCount;
     private bool _loaded;
     private bool _sampled;
     private long _bytes;
@@ -78,9 +83,15 @@ internal sealed class CpuMonitor
         Interlocked.Add(ref _codecTicks, codecTicks);
     }
 
-    /// <summary>The model chose ladder step <paramref name="step"/>: the guard's first step down starts below the highest one chosen since the previous sample.</summary>
-    public void NoteChosen(int step)
+    /// <summary>
+    /// The model chose ladder step <paramref name="step"/>, planning to keep <paramref name="cpuShare"/> of the cores
+    /// busy: the guard's first step down starts below the highest step chosen since the previous sample, and load
+    /// the choices planned is no pressure.
+    /// </summary>
+    public void NoteChosen(int step, double cpuShare)
     {
+        Interlocked.Add(ref _plannedMillionths, (long)(Math.Clamp(cpuShare, 0, 1) * 1e6));
+        Interlocked.Increment(ref _plannedCount);
         int seen = Volatile.Read(ref _highestChosen);
         while (step > seen)
         {
@@ -122,7 +133,9 @@ internal sealed class CpuMonitor
             long queue = _env.PendingWorkItems;
             // The highest step chosen since the previous sample: the guard's first step down starts below it.
             _highestRecent = Interlocked.Exchange(ref _highestChosen, 0);
-            Guard(now, utilization, queue);
+            long planned = Interlocked.Exchange(ref _plannedMillionths, 0);
+            long count = Interlocked.Exchange(ref _plannedCount, 0);
+            Guard(now, utilization, queue, count > 0 && planned / 1e6 / count >= _high);
             _previousQueue = queue;
             CompressionMetrics.Cpu(utilization, _cap == Uncapped ? _top : _cap);
         }
@@ -139,7 +152,7 @@ internal sealed class CpuMonitor
         }
     }
 
-    private void Guard(long now, double utilization, long queue)
+    private void Guard(long now, double utilization, long queue, bool planned)
     {
         if (_high >= 1)
         {
@@ -147,8 +160,8 @@ internal sealed class CpuMonitor
         }
 
         int cores = Math.Max(1, _env.ProcessorCount);
-        bool pressure = utilization >= _high || (queue >= 4L * cores && queue >= _previousQueue);
-        bool relief = utilization <= _low && queue < cores;
+        bool pressure = !planned && (utilization >= _high || (queue >= 4L * cores && queue >= _previousQueue));
+        bool relief = (planned || utilization <= _low) && queue < cores;
         if (pressure)
         {
             _reliefSince = -1;

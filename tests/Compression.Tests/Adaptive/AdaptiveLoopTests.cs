@@ -82,6 +82,27 @@ public sealed class AdaptiveLoopTests(ITestOutputHelper output)
         Assert.NotEqual(CpuMonitor.Uncapped, policy.Cpu.Cap);
     }
 
+    [Fact]
+    public void Cpu_the_throughput_model_chose_to_use_is_no_pressure()
+    {
+        // One core and a 1 Gbit/s link: zstd 1 is CPU-bound (0.5 ms per message compressing, 0.34 ms on the wire),
+        // and still twice as fast as raw (1.2 ms on the wire). The core at 97% is the plan, not pressure.
+        var env = new FakeEnvironment { ProcessorCount = 1, Utilization = 0.97 };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_000_000_000, goal: CompressionGoal.Throughput, exploration: 0, codecs: [CompressionCodec.Zstd]);
+        var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 125e6 };
+        List<CompressionChoice> choices = world.Send(Message, 20_000);
+        Assert.True(Seconds(env) - 1000 > 10, $"{Seconds(env) - 1000:F1} s simulated");
+        Assert.Equal(CpuMonitor.Uncapped, policy.Cpu.Cap);
+        Assert.DoesNotContain(choices, c => c.Reason == CompressionDecisionReason.CpuGuard);
+        Assert.Equal("zstd-1", PolicyWorld.Name(choices[^1]));
+
+        // The latency model plans no load: the same world there is pressure, and the guard caps the ladder.
+        var latencyEnv = new FakeEnvironment { ProcessorCount = 1, Utilization = 0.97 };
+        AdaptivePolicy latency = PolicyWorld.Adaptive(latencyEnv, 1_000_000_000, goal: CompressionGoal.Latency, exploration: 0, codecs: [CompressionCodec.Zstd]);
+        new PolicyWorld(latency, latencyEnv) { LinkBytesPerSecond = 125e6 }.Send(Message, 20_000);
+        Assert.NotEqual(CpuMonitor.Uncapped, latency.Cpu.Cap);
+    }
+
     [Theory]
     [InlineData(0.03)]
     [InlineData(0.10)]
