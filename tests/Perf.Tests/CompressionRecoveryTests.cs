@@ -100,6 +100,9 @@ public sealed class CompressionRecoveryTests
             RateChangeCells = [Cell("zstd-1", Timeline(90, 40, 40, 8)), Cell("adaptive", Timeline(100, 8, 40, 16))],
         };
         string md = BenchMarkdown.Write(report);
+        Assert.Contains("## Part 3: one machine (loopback), one client, one call in flight each", md, StringComparison.Ordinal);
+        Assert.Contains("## Part 3: one machine (loopback), 4 clients, one call in flight each",
+            BenchMarkdown.Write(report with { Links = [new BenchLinkReport("loopback-4c", null, null, 4, "loopback", null, DefaultLoad: false)] }), StringComparison.Ordinal);
         Assert.Contains("## What this profile leaves out of the grid\n\n- orders at 100", md.ReplaceLineEndings("\n"), StringComparison.Ordinal);
         Assert.Contains("| simple | mix | 150,000 | 0.1 (0.05–0.15) | 0.100 | yes | 0.100 (deflate-6) – 0.120 (zstd-1) |", md, StringComparison.Ordinal);
         Assert.Contains("| loopback | 1 | simple | mix | zstd-1 | 0.75 | 1.50 | missed | 0.95 |", md, StringComparison.Ordinal);
