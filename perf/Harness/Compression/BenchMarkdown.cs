@@ -23,7 +23,7 @@ public static class BenchMarkdown
         foreach (BenchLinkReport link in report.Links)
         {
             md.AppendLine().AppendLine(link.BitsPerSecond is null
-                ? $"## Part 3: one machine (loopback), {(link.Clients == 1 ? "one client" : $"{link.Clients} clients")}, one call in flight each"
+                ? $"## Part 3: one machine (loopback), {(link.Clients == 1 ? "one client" : link.Clients + " clients")}, one call in flight each"
                 : $"## Part 4: {link.Name}, {link.Clients} clients").AppendLine();
             md.AppendLine($"Link: {link.Description}.").AppendLine();
             OpsTable(md, report, link.Name, MessageClassCatalog.Orders);

@@ -46,7 +46,7 @@ public static class CompressionCommand
             pin ? "server on core 0, every client process on core 1 (taskset)" : Pinning.Describe(options.Pin),
             server.Description,
             string.Create(CultureInfo.InvariantCulture,
-                $"closed loops, one call in flight per client: {(options.Loads is { } loads ? $"{string.Join(" and ", loads)} client processes on every link" : $"loopback one client (Part 3), a shaped link {options.Clients} client processes (Part 4)")}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds"),
+                $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds"),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
             "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
                 "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
@@ -207,6 +207,11 @@ public static class CompressionCommand
         ? []
         : options.Contenders.Where(c => c.BuiltIn != BuiltInCompression.None).Select(c => $"{c.ModelCodec!.Value.Codec}-{c.ModelCodec.Value.Level}".ToLowerInvariant())
             .Where(name => !options.Contenders.Any(c => c.Name == name));
+
+    /// <summary>How many client processes ran on each link: <c>--loads</c> when given, else the profile's default loads.</summary>
+    private static string Loads(BenchOptions options) => options.Loads is { } loads
+        ? $"{string.Join(" and ", loads)} client processes on every link"
+        : $"loopback one client (Part 3), a shaped link {options.Clients} client processes (Part 4)";
 
     private static bool Same(string link, string contender, string messageClass, int size, BenchLink l, (MessageClass Class, int Size, Contender Contender) p) =>
         link == l.Name && contender == p.Contender.Name && messageClass == p.Class.Name && size == p.Size;
