@@ -16,11 +16,7 @@ namespace Surrogate.Compression.Policies;
 /// the fit where the peer does (fast ones);</item>
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
-/// <item>the bytes sent per second, the smaller of the last two busy 1-second windows: the link carried that. The
-/// highest such rate is held for 30 s (kept while the windows reach 75% of it); a change of link drops it, and only
-/// windows that start after the change are held again. Without the hold, a choice that makes this process (or its
-/// peers) the bottleneck lowers the send rate, and reading that as a slower link made the throughput model compress
-/// harder still, which lowered it further;</item>
+/// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
@@ -47,13 +43,11 @@ internal sealed class LinkEstimator
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
     private const double MinBlockedSeconds = 0.0005;
-    private const double HeldRefresh = 0.75;
 
     private readonly double _prior;
     private readonly bool _measure;
     private readonly Lock _gate = new();
     private readonly long _second = Stopwatch.Frequency;
-    private readonly long _hold = 30 * Stopwatch.Frequency;
 
     // gap (ms) = c0 + p·u + q·w, with u and w in MB: q is ms per MB, 1e9 / bytes per second.
     private readonly double[] _theta = new double[3];
@@ -74,11 +68,6 @@ internal sealed class LinkEstimator
     private double _sendRate = double.NaN;
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
-    private double _heldRate = double.NaN;
-    private long _heldRateAt;
-    private long _lastWindowStart;
-    private long _previousWindowStart;
-    private long _changeAt = long.MinValue;
     private int _burst;
     private long _windowMessages;
     private double _gapSeconds;
@@ -138,12 +127,6 @@ internal sealed class LinkEstimator
             source = "send_rate";
         }
 
-        if (!double.IsNaN(_heldRate) && now - _heldRateAt <= _hold && _heldRate > rate)
-        {
-            rate = _heldRate;
-            source = "send_rate";
-        }
-
         if (!double.IsNaN(_fullRate) && now - _fullRateAt <= 5 * _second && _fullRate > rate)
         {
             rate = _fullRate;
@@ -189,7 +172,7 @@ internal sealed class LinkEstimator
         Span<double> x = [1, lengthBytes / 1e6, wireBytes / 1e6];
         lock (_gate)
         {
-            Update(x, y, now);
+            Update(x, y);
             _gapSeconds += gapTicks / (double)_second;
             _gaps++;
             _bound[_bounds % Bounds] = Math.Min(wireBytes / (gapTicks / (double)_second), MaxBytesPerSecond);
@@ -259,9 +242,6 @@ internal sealed class LinkEstimator
                 return;
             }
 
-            _previousWindowStart = _lastWindowStart;
-            _lastWindowStart = _windowStart;
-
             long bytes = Interlocked.Exchange(ref _windowBytes, 0);
             double rate = bytes / (elapsed / (double)_second);
             // A window that spans an idle stretch says nothing about the link; two busy ones in a row do.
@@ -270,28 +250,7 @@ internal sealed class LinkEstimator
             _sendRate = busy ? rate : double.NaN;
             Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
-            HoldSendRate(now);
             UpdateFull(busy, Interlocked.Exchange(ref _windowMessages, 0) / (elapsed / (double)_second), now);
-        }
-    }
-
-    /// <summary>
-    /// Holds the highest rate two busy windows in a row both reached; a rate 75% of it or more keeps it another 30 s,
-    /// and one that comes after the 30 s replaces it.
-    /// </summary>
-    private void HoldSendRate(long now)
-    {
-        if (double.IsNaN(_previousSendRate) || _previousWindowStart < _changeAt)
-        {
-            return;
-        }
-
-        double carried = Math.Min(_sendRate, _previousSendRate);
-        bool expired = double.IsNaN(_heldRate) || now - _heldRateAt > _hold;
-        if (expired || carried >= HeldRefresh * _heldRate)
-        {
-            _heldRate = expired ? carried : Math.Max(_heldRate, carried);
-            _heldRateAt = now;
         }
     }
 
@@ -318,7 +277,7 @@ internal sealed class LinkEstimator
         }
     }
 
-    private void Update(ReadOnlySpan<double> x, double y, long now)
+    private void Update(ReadOnlySpan<double> x, double y)
     {
         Span<double> px = stackalloc double[3];
         for (int i = 0; i < 3; i++)
@@ -333,7 +292,7 @@ internal sealed class LinkEstimator
         if (_samples >= 5 && !double.IsNaN(_noise))
         {
             double spread = Math.Sqrt(_noise);
-            reset = Surprise(error, spread, now);
+            reset = Surprise(error, spread);
             used = reset ? error : Math.Clamp(error, -(3 * spread) - 0.1, (3 * spread) + 0.1);
         }
 
@@ -391,7 +350,7 @@ internal sealed class LinkEstimator
     }
 
     /// <summary>Counts errors far out on one side; the third in a row resets the fit and asks for exploration.</summary>
-    private bool Surprise(double error, double spread, long now)
+    private bool Surprise(double error, double spread)
     {
         if (Math.Abs(error) <= (4 * spread) + 0.2)
         {
@@ -419,9 +378,6 @@ internal sealed class LinkEstimator
         _roundTrip = double.NaN;
         _bounds = 0;
         _fullRate = double.NaN;
-        _heldRate = double.NaN;
-        // Only windows that start after the change are held again: one that spans it mixes both links' rates.
-        _changeAt = now;
         Volatile.Write(ref _burst, BurstLength);
         return true;
     }
