@@ -33,6 +33,9 @@ public static class CompressionTelemetry
     /// <summary>Gauge (By/s): the link rate the adaptive policy assumes, per <c>source</c> (prior, round_trip, blocked_writes, send_rate), at each decision.</summary>
     public const string LinkRateInstrument = "datasetsurrogate.compression.link_rate";
 
+    /// <summary>Counter ({change}): changes of link the adaptive policy's round-trip fit detected; each drops what it knew of the link and explores for the next messages.</summary>
+    public const string LinkChangesInstrument = "datasetsurrogate.compression.link_changes";
+
     /// <summary>Gauge (1): this process's CPU use (share of all cores) as the adaptive and 2011 policies measure it, and the adaptive policy's CPU guard cap (<see cref="CapTag"/>).</summary>
     public const string CpuUtilizationInstrument = "datasetsurrogate.compression.cpu_utilization";
 

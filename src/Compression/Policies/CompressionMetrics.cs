@@ -29,6 +29,9 @@ internal static class CompressionMetrics
     private static readonly Gauge<double> LinkRate = CompressionTelemetry.Meter.CreateGauge<double>(
         CompressionTelemetry.LinkRateInstrument, "By/s", "The link rate the adaptive policy assumes.");
 
+    private static readonly Counter<long> LinkChanges = CompressionTelemetry.Meter.CreateCounter<long>(
+        CompressionTelemetry.LinkChangesInstrument, "{change}", "Changes of link the adaptive policy detected.");
+
     private static readonly Gauge<double> CpuUtilization = CompressionTelemetry.Meter.CreateGauge<double>(
         CompressionTelemetry.CpuUtilizationInstrument, "1", "This process's CPU use as the policies measure it.");
 
@@ -109,6 +112,8 @@ internal static class CompressionMetrics
             LinkRate.Record(bytesPerSecond, new KeyValuePair<string, object?>(CompressionTelemetry.SourceTag, source));
         }
     }
+
+    public static void LinkChange() => LinkChanges.Add(1);
 
     public static void Cpu(double utilization, int cap)
     {

@@ -367,6 +367,7 @@ internal sealed class LinkEstimator
         }
 
         // A new link: forget the fit's certainty and its noise, drop the old bounds, and explore.
+        CompressionMetrics.LinkChange();
         _surprises = 0;
         for (int i = 0; i < _cov.Length; i++)
         {

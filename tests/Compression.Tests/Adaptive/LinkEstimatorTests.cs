@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Diagnostics.Metrics;
 using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Tests.Adaptive;
@@ -85,6 +86,17 @@ public sealed class LinkEstimatorTests
     [Fact]
     public void A_change_of_link_is_noticed_within_three_round_trips_and_asks_for_exploration()
     {
+        long changes = 0;
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Name == CompressionTelemetry.LinkChangesInstrument)
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, value, _, _) => Interlocked.Add(ref changes, value));
+        listener.Start();
         var link = new LinkEstimator(125e6, measure: true, now: 0);
         var clock = new Trips(link, 100e6 / 8);
         for (int i = 0; i < 60; i++)
@@ -100,6 +112,9 @@ public sealed class LinkEstimatorTests
             clock.Trip(150_000, wire: 150_000 * Ratios[trips % Ratios.Length]);
             Assert.True(++trips <= 3, "no change noticed");
         }
+
+        // Counted on the meter (other tests' estimators may add theirs: at least this one).
+        Assert.True(Interlocked.Read(ref changes) >= 1, "the change of link was not counted");
 
         // Right after the change the newest round trip's bound already says how slow the link is.
         Assert.InRange(link.Estimate(clock.Now, out _), 0.5 * 1.5e6 / 8, 1.05 * 1.5e6 / 8);
