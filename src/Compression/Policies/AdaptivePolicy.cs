@@ -104,9 +104,10 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
             key.Estimates.LastTried[chosen] = now;
             predicted = RatioOf(key, chosen);
-            rate = 1 / Cost(key, model, chosen);
+            (double Cpu, double Wire) times = Times(key, model, chosen);
+            rate = 1 / Cost(key, model, chosen, times);
             rawRate = 1 / Cost(key, model, 0);
-            cpuShare = CpuShare(key, model, chosen);
+            cpuShare = CpuShare(model, times);
             firstLook = !key.Checked;
             key.Checked = true;
         }
@@ -221,9 +222,12 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>Seconds per message at the bottleneck (throughput) or for the message (latency); lower is better.</summary>
-    private double Cost(AdaptiveKey key, in Model model, int step)
+    private double Cost(AdaptiveKey key, in Model model, int step) => Cost(key, model, step, Times(key, model, step));
+
+    /// <summary>The cost of <paramref name="step"/> from its <see cref="Times"/>.</summary>
+    private double Cost(AdaptiveKey key, in Model model, int step, (double Cpu, double Wire) times)
     {
-        (double cpu, double wire) = Times(key, model, step);
+        (double cpu, double wire) = times;
         if (model.Goal != CompressionGoal.Latency)
         {
             return Math.Max(cpu, wire);
@@ -234,19 +238,11 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>
-    /// The share of this process's cores a stream of messages at <paramref name="step"/> keeps busy when the
+    /// The share of this process's cores a stream of messages with these <see cref="Times"/> keeps busy when the
     /// throughput model's bottleneck paces it (1 when CPU is the bottleneck); 0 in the latency model, which plans no load.
     /// </summary>
-    private double CpuShare(AdaptiveKey key, in Model model, int step)
-    {
-        if (model.Goal == CompressionGoal.Latency)
-        {
-            return 0;
-        }
-
-        (double cpu, double wire) = Times(key, model, step);
-        return cpu <= 0 ? 0 : cpu / Math.Max(cpu, wire);
-    }
+    private static double CpuShare(in Model model, (double Cpu, double Wire) times) =>
+        model.Goal == CompressionGoal.Latency || times.Cpu <= 0 ? 0 : times.Cpu / Math.Max(times.Cpu, times.Wire);
 
     /// <summary>CPU time per message over the cores, and time on the wire, at <paramref name="step"/>.</summary>
     private (double Cpu, double Wire) Times(AdaptiveKey key, in Model model, int step)
