@@ -72,7 +72,7 @@ public sealed class CompressionGridTests
     public void Grid_profile_runs_every_link_at_two_loads_with_the_rate_change_and_says_what_it_leaves_out()
     {
         BenchOptions grid = CompressionCli.Parse(["--profile", "grid"]);
-        Assert.Equal(("grid", 2.0, 3.0), (grid.Profile.Name, grid.Profile.WarmupSeconds, grid.Profile.MeasureSeconds));
+        Assert.Equal(("grid", 2.0, 2.0, 3), (grid.Profile.Name, grid.Profile.WarmupSeconds, grid.Profile.MeasureSeconds, grid.Profile.Rounds));
         Assert.Equal(["loopback", "loopback-4c", "1gbit-1c", "1gbit", "100mbit-1c", "100mbit", "1.5mbit-1c", "1.5mbit"], grid.LinkRuns.Select(l => l.Name));
         Assert.Equal(GridProfile.ContenderNames, grid.Contenders.Select(c => c.Name));
         Assert.Equal(["simple", "medium", "complex", "orders", "dataset-plain", "dataset-surrogate"], grid.Classes.Select(c => c.Class.Name));
@@ -80,7 +80,9 @@ public sealed class CompressionGridTests
         Assert.Contains(grid.LeftOut, o => o.Covers("1.5mbit-1c", "complex", 1024 * 1024));
         Assert.DoesNotContain(grid.LeftOut, o => o.Covers("100mbit", "complex", 1024 * 1024) || o.Covers("1.5mbit", "complex", 150 * 1024));
         Assert.NotEmpty(grid.Omissions);
-        Assert.InRange(grid.EstimatedSeconds() / 3600, 1.5, 4);
+        Assert.InRange(grid.EstimatedSeconds() / 3600, 4.5, 7.5);
+        Assert.InRange(CompressionCli.Parse(["--profile", "grid", "--rounds", "1"]).EstimatedSeconds() / 3600, 1.5, 3);
+        Assert.Equal(1, CompressionCli.Parse([]).Profile.Rounds);
 
         BenchOptions six = CompressionCli.Parse(["--profile", "grid", "--clients", "6", "--links", "100mbit"]);
         Assert.Equal(["100mbit-1c", "100mbit"], six.LinkRuns.Select(l => l.Name));
@@ -107,6 +109,7 @@ public sealed class CompressionGridTests
     [InlineData("--rate-change", "100mbit->1.5mbit@0.5s", "1 to 600 seconds")]
     [InlineData("--profile", "huge", "full, quick, grid")]
     [InlineData("--loads", "0", "from 1 to 16")]
+    [InlineData("--rounds", "0", "from 1 to 9")]
     public void Bad_grid_options_are_refused_with_a_message(string option, string value, string message) =>
         Assert.Contains(message, Assert.Throws<ArgumentException>(() => CompressionCli.Parse([option, value])).Message, StringComparison.Ordinal);
 

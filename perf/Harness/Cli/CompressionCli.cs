@@ -31,7 +31,7 @@ public static class CompressionCli
     private static readonly Option<string?> Warmup = new("--warmup") { Description = "warm-up seconds per cell (full: 10, quick: 0.3, grid: 2)" };
     private static readonly Option<string?> Profile = new("--profile")
     {
-        Description = "full (default), quick (as --quick), or grid: issue 11's grid (simple/medium/complex messages 1 KB-1 MB and the mix, orders, DataSets; 4 links at 1 and --clients clients; 9 contenders; the rate change), about 2.5 h as root",
+        Description = "full (default), quick (as --quick), or grid: issue 11's grid (simple/medium/complex messages 1 KB-1 MB and the mix, orders, DataSets; 4 links at 1 and --clients clients; 9 contenders; the rate change; 3 interleaved rounds per cell), about 6 h as root (2.5 h with --rounds 1)",
     };
 
     private static readonly Option<string?> Loads = new("--loads") { Description = "client processes every link runs at, e.g. 1,4 (default: loopback 1, a shaped link --clients; grid: 1 and --clients)" };
@@ -40,10 +40,12 @@ public static class CompressionCli
         Description = "from->to@seconds, e.g. 100mbit->1.5mbit@10s: after the links, each cell runs on a link shaped at 'from' whose tbf rate changes to 'to' that far into a window 10 s longer, and the report gives each policy's recovery time (root)",
     };
 
+    private static readonly Option<int?> Rounds = new("--rounds") { Description = "times every contender of a class and size is measured, interleaved; a cell is its median round (full and quick: 1, grid: 3)" };
+
     public static Command Create()
     {
         var command = new Command("compression", "the 2011 Orders compression benchmarks: contenders x message sizes on loopback and shaped links, codec sweep, model, break-even link speeds");
-        foreach (Option option in new Option[] { Quick, Profile, Out, Server, NoPin, Links, Contenders, Classes, Sizes, Clients, Loads, Burst, Duration, Warmup, RateChange })
+        foreach (Option option in new Option[] { Quick, Profile, Out, Server, NoPin, Links, Contenders, Classes, Sizes, Clients, Loads, Burst, Duration, Warmup, Rounds, RateChange })
         {
             command.Options.Add(option);
         }
@@ -58,5 +60,5 @@ public static class CompressionCli
     public static BenchOptions Options(ParseResult r) => BenchOptions.From(
         r.GetValue(Quick), r.GetValue(Out), r.GetValue(Server), r.GetValue(NoPin), r.GetValue(Links), r.GetValue(Contenders), r.GetValue(Classes),
         r.GetValue(Sizes), r.GetValue(Clients), r.GetValue(Burst), r.GetValue(Duration), r.GetValue(Warmup), HarnessCli.Describe(r),
-        r.GetValue(Profile), r.GetValue(Loads), r.GetValue(RateChange));
+        r.GetValue(Profile), r.GetValue(Loads), r.GetValue(RateChange), r.GetValue(Rounds));
 }

@@ -6,15 +6,22 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// How long each cell warms up and measures, and the codec sweep's time per level: the full profile is the
 /// published 10 s warm-up and 20 s run; the short version (<c>--quick</c>, CI) a fraction of a second each.
+/// <paramref name="Rounds"/>: how many times every contender of a message class and size is measured, the
+/// contenders interleaved (<see cref="CellRounds"/>); a cell's figures are its median round's.
 /// </summary>
-public sealed record BenchProfile(string Name, double WarmupSeconds, int WarmupCalls, double MeasureSeconds, int MinCalls, double SweepSecondsPerLevel, bool SweepEveryLevel)
+public sealed record BenchProfile(string Name, double WarmupSeconds, int WarmupCalls, double MeasureSeconds, int MinCalls, double SweepSecondsPerLevel, bool SweepEveryLevel, int Rounds = 1)
 {
     public static BenchProfile Full { get; } = new("full", 10, 1, 20, 1, 0.3, SweepEveryLevel: true);
 
     public static BenchProfile Quick { get; } = new("quick", 0.3, 2, 1, 3, 0.03, SweepEveryLevel: false);
 
-    /// <summary>The grid (<c>--profile grid</c>): 2 s warm-up and 3 s per cell, at least two calls, the contenders' levels swept.</summary>
-    public static BenchProfile Grid { get; } = new("grid", 2, 2, 3, 2, 0.1, SweepEveryLevel: false);
+    /// <summary>
+    /// The grid (<c>--profile grid</c>): three rounds of a 2 s warm-up and 2 s per cell, at least two calls, the
+    /// contenders' levels swept. One window per contender made each cell's best static contender the highest of
+    /// several noisy draws (two grids of the same code moved single cells by 5-10%, up to 2x), which a policy that
+    /// chose exactly as it did could not match; a median of interleaved rounds is not biased that way.
+    /// </summary>
+    public static BenchProfile Grid { get; } = new("grid", 2, 2, 2, 2, 0.1, SweepEveryLevel: false, Rounds: 3);
 }
 
 /// <summary>
@@ -109,7 +116,7 @@ public sealed record BenchOptions
     public static BenchOptions From(
         bool quick, string? output, string? server, bool noPin, string? links, string? contenders, string? classes, string? sizes,
         int? clients, long? burst, string? duration, string? warmup, string commandLine,
-        string? profile = null, string? loads = null, string? rateChange = null)
+        string? profile = null, string? loads = null, string? rateChange = null, int? rounds = null)
     {
         if (quick && profile is not null)
         {
@@ -194,6 +201,14 @@ public sealed record BenchOptions
             options = options with { Profile = options.Profile with { WarmupSeconds = Cli.HarnessOptions.Seconds(warmup) } };
         }
 
+        if (rounds is not null)
+        {
+            options = options with
+            {
+                Profile = options.Profile with { Rounds = rounds is >= 1 and <= 9 ? rounds.Value : throw new ArgumentException($"--rounds {rounds}: from 1 to 9.") },
+            };
+        }
+
         return options;
     }
 
@@ -203,7 +218,7 @@ public sealed record BenchOptions
         const double PerCell = 1.5, PerLink = 15;
         int messageCells = LinkRuns.Sum(l => Classes.Sum(c => c.Sizes.Count(size => !LeftOut.Any(o => o.Covers(l.Name, c.Class.Name, size)))));
         int levels = Profile.SweepEveryLevel ? 60 : Contenders.Count;
-        double seconds = (messageCells * Contenders.Count * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
+        double seconds = (messageCells * Contenders.Count * Profile.Rounds * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
             + (LinkRuns.Count * PerLink) + (Classes.Sum(c => c.Sizes.Count) * levels * 2 * Math.Max(Profile.SweepSecondsPerLevel, 0.05));
         if (RateChange is { } change)
         {

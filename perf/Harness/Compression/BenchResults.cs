@@ -6,6 +6,8 @@ namespace Surrogate.Perf.Harness.Compression;
 /// One measured cell: a contender, message class and size over a link, with every client's closed loop added up.
 /// Per-op figures divide by the calls of all clients; CPU shares are of one core over the measured window.
 /// <see cref="Decisions"/>: a policy contender's server-side choices over the window (null for the others).
+/// <see cref="RoundOpsPerSecond"/>: with several rounds, each round's ops/s in run order; the other figures are the
+/// median round's (<see cref="CellRounds"/>).
 /// </summary>
 public sealed record BenchCell(
     string Link,
@@ -25,7 +27,8 @@ public sealed record BenchCell(
     double ClientCpuShare,
     double ServerCpuShare,
     Percentiles Latency,
-    IReadOnlyList<DecisionCount>? Decisions = null);
+    IReadOnlyList<DecisionCount>? Decisions = null,
+    IReadOnlyList<double>? RoundOpsPerSecond = null);
 
 /// <summary>A planned cell that did not run: <c>cannot work</c> (with why) or <c>failed</c> (with the error).</summary>
 public sealed record BenchNotRun(string Link, string Contender, string Class, int Size, string Status, string Reason);

@@ -10,7 +10,8 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// The <c>compression</c> command's driver: for each link (loopback first, then each shaped rate) it starts the
 /// server and the client processes, runs the codec sweep once (first link), then every cell (message class × size ×
-/// contender; one client on loopback, <see cref="BenchOptions.Clients"/> on a shaped link), lists what cannot work
+/// contender; one client on loopback, <see cref="BenchOptions.Clients"/> on a shaped link; each class and size in
+/// <see cref="BenchProfile.Rounds"/> interleaved rounds, <see cref="CellRounds"/>), lists what cannot work
 /// or failed with the reason, fits the model and writes the reports.
 /// </summary>
 public static class CompressionCommand
@@ -46,7 +47,9 @@ public static class CompressionCommand
             pin ? "server on core 0, every client process on core 1 (taskset)" : Pinning.Describe(options.Pin),
             server.Description,
             string.Create(CultureInfo.InvariantCulture,
-                $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds"),
+                $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds") +
+                (profile.Rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture,
+                    $"; {profile.Rounds} rounds per class and size, every contender once a round in an order rotated each round, a cell its median round")),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
             "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
                 "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
@@ -62,7 +65,7 @@ public static class CompressionCommand
         var links = new List<BenchLinkReport>();
         var rateCells = new List<RateChangeCell>();
         BenchLinkReport? rateLink = null;
-        int planned = (options.LinkRuns.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count)
+        int planned = (options.LinkRuns.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count * options.Profile.Rounds)
             + (options.RateChange is null ? 0 : (options.RateChangeClasses ?? options.Classes).Sum(c => c.Sizes.Count) * options.Contenders.Count);
         using (var board = new LiveBoard(Columns, planned))
         {
@@ -108,48 +111,78 @@ public static class CompressionCommand
                 description = network.Describe();
             }
 
-            foreach (var (messageClass, size, contender) in plan)
+            int rounds = options.Profile.Rounds;
+            foreach (var (messageClass, size) in from c in options.Classes from size in c.Sizes select (c.Class, size))
             {
-                if (options.LeftOut.FirstOrDefault(o => o.Covers(link.Name, messageClass.Name, size)) is { } leftOut)
+                var runnable = new List<Contender>();
+                foreach (Contender contender in options.Contenders)
                 {
-                    notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "left out", leftOut.Reason));
-                    board.Skip();
-                    continue;
-                }
-
-                if (contender.CannotWork(server.Name) is { } reason)
-                {
-                    notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "cannot work", reason));
-                    board.Skip();
-                    continue;
-                }
-
-                try
-                {
-                    (processes, bool started) = await BenchProcesses.RunningOrStartAsync(processes, () =>
+                    string? why = options.LeftOut.FirstOrDefault(o => o.Covers(link.Name, messageClass.Name, size)) is { } leftOut ? leftOut.Reason : null;
+                    string? cannot = why is null ? contender.CannotWork(server.Name) : null;
+                    if (why is not null || cannot is not null)
                     {
-                        board.Status($"{link.Name}: starting the server and {clients} client process(es)");
-                        return BenchProcesses.StartAsync(server, options.Contenders, options.Classes, clients, pin, network);
-                    });
-                    if (started && sweep.Count == 0 && !notRun.Any(n => n.Contender == SweepName))
-                    {
-                        await SweepAsync(link.Name, processes, options, board, sweep, notRun);
+                        notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, why is not null ? "left out" : "cannot work", (why ?? cannot)!));
+                        board.Skip(rounds);
+                        continue;
                     }
 
-                    string label = $"{link.Name} {contender.Name} {messageClass.Name} {messageClass.SizeLabel(size)}";
-                    board.Status($"{label}: warming up");
-                    var spec = new BenchCellSpec(contender.Name, messageClass.Name, size, processes.Endpoints[BenchContract.Key(contender.Name, messageClass.Contract)],
-                        options.Profile.WarmupSeconds, options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls);
-                    BenchCell cell = await processes.MeasureAsync(link.Name, spec, (calls, seconds) =>
-                        board.Status(string.Create(CultureInfo.InvariantCulture, $"{label}: {seconds:0.0}/{options.Profile.MeasureSeconds:0.#} s, {calls} calls")));
-                    cells.Add(cell);
-                    board.Row(link.Name, contender.Name, messageClass.Name, messageClass.SizeLabel(size), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
-                        Ms(cell.ServerCpuMs), Ms(cell.ClientCpuMs), Percent(cell.ServerCpuShare), Percent(cell.ClientCpuShare));
+                    runnable.Add(contender);
                 }
-                catch (InvalidOperationException e)
+
+                var measured = runnable.ToDictionary(c => c.Name, _ => new List<BenchCell>());
+                var failed = new Dictionary<string, string>();
+                for (int round = 0; round < rounds; round++)
                 {
-                    notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "failed", e.Message.ReplaceLineEndings(" ")));
-                    board.Skip();
+                    foreach (Contender contender in CellRounds.Order(runnable, round, rounds))
+                    {
+                        if (failed.ContainsKey(contender.Name))
+                        {
+                            board.Skip();
+                            continue;
+                        }
+
+                        try
+                        {
+                            (processes, bool started) = await BenchProcesses.RunningOrStartAsync(processes, () =>
+                            {
+                                board.Status($"{link.Name}: starting the server and {clients} client process(es)");
+                                return BenchProcesses.StartAsync(server, options.Contenders, options.Classes, clients, pin, network);
+                            });
+                            if (started && sweep.Count == 0 && !notRun.Any(n => n.Contender == SweepName))
+                            {
+                                await SweepAsync(link.Name, processes, options, board, sweep, notRun);
+                            }
+
+                            string name = rounds == 1 ? contender.Name : $"{contender.Name} {round + 1}/{rounds}";
+                            string label = $"{link.Name} {name} {messageClass.Name} {messageClass.SizeLabel(size)}";
+                            board.Status($"{label}: warming up");
+                            var spec = new BenchCellSpec(contender.Name, messageClass.Name, size, processes.Endpoints[BenchContract.Key(contender.Name, messageClass.Contract)],
+                                options.Profile.WarmupSeconds, options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls);
+                            BenchCell cell = await processes.MeasureAsync(link.Name, spec, (calls, seconds) =>
+                                board.Status(string.Create(CultureInfo.InvariantCulture, $"{label}: {seconds:0.0}/{options.Profile.MeasureSeconds:0.#} s, {calls} calls")));
+                            measured[contender.Name].Add(cell);
+                            board.Row(link.Name, name, messageClass.Name, messageClass.SizeLabel(size), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
+                                Ms(cell.ServerCpuMs), Ms(cell.ClientCpuMs), Percent(cell.ServerCpuShare), Percent(cell.ClientCpuShare));
+                        }
+                        catch (InvalidOperationException e)
+                        {
+                            // A round that fails fails the cell: a median of the rounds left would not be the same measure.
+                            failed[contender.Name] = e.Message.ReplaceLineEndings(" ");
+                            board.Skip();
+                        }
+                    }
+                }
+
+                foreach (Contender contender in runnable)
+                {
+                    if (failed.TryGetValue(contender.Name, out string? error))
+                    {
+                        notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "failed", error));
+                    }
+                    else
+                    {
+                        cells.Add(CellRounds.Median(measured[contender.Name]));
+                    }
                 }
             }
         }
@@ -160,7 +193,7 @@ public static class CompressionCommand
                 && !notRun.Any(n => Same(n.Link, n.Contender, n.Class, n.Size, link, p))))
             {
                 notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, "failed", e.Message.ReplaceLineEndings(" ")));
-                board.Skip();
+                board.Skip(options.Profile.Rounds);
             }
         }
         finally

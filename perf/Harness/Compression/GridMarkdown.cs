@@ -68,15 +68,28 @@ public static class GridMarkdown
         md.AppendLine().AppendLine("## Verdicts per cell").AppendLine()
             .AppendLine($"Goals: adaptive ≥ {PolicyVerdicts.OracleGoal:0.00} × oracle (the cell's best static contender) and ≥ {PolicyVerdicts.UncompressedGoal:0.00} × uncompressed. " +
                 $"Met {cells.Count(c => c.Adaptive?.Met == true)} of {cells.Count(c => c.Adaptive is not null)} cells; the misses and why are under the decisions below.").AppendLine()
-            .AppendLine("| link | clients | class | size | oracle | adaptive / oracle | adaptive / uncompressed | adaptive goal | rules-2011 / oracle |")
-            .AppendLine("|---|--:|---|--:|---|--:|--:|---|--:|");
+            .AppendLine(Rounds(report) ? "Each cell is the median of its rounds; \"per round\" divides adaptive's ops/s by the oracle's in the same round, a paired view of the noise.\n" : string.Empty)
+            .AppendLine("| link | clients | class | size | oracle | adaptive / oracle | adaptive / uncompressed | adaptive goal | rules-2011 / oracle | adaptive / oracle per round |")
+            .AppendLine("|---|--:|---|--:|---|--:|--:|---|--:|---|");
         foreach (CellVerdict c in cells)
         {
             int clients = report.Links.FirstOrDefault(l => l.Name == c.Link)?.Clients ?? 0;
             string goal = c.Adaptive is null ? "-" : c.Adaptive.Met ? "met" : "missed";
             md.AppendLine($"| {c.Link} | {clients} | {c.Class} | {BenchReport.SizeLabel(c.Class, c.Size)} | {c.Oracle} | {Ratio(c.Adaptive?.VersusOracle)} | " +
-                $"{Ratio(c.Adaptive?.VersusUncompressed)} | {goal} | {Ratio(c.Rules2011?.VersusOracle)} |");
+                $"{Ratio(c.Adaptive?.VersusUncompressed)} | {goal} | {Ratio(c.Rules2011?.VersusOracle)} | {PerRound(report, c)} |");
         }
+    }
+
+    private static bool Rounds(BenchReport report) => report.Cells.Any(c => c.RoundOpsPerSecond is not null);
+
+    /// <summary>Adaptive's ops/s over the oracle's, round by round; "-" for a single round.</summary>
+    private static string PerRound(BenchReport report, CellVerdict verdict)
+    {
+        IReadOnlyList<double>? RoundsOf(string contender) => report.Cells.FirstOrDefault(c =>
+            c.Link == verdict.Link && c.Class == verdict.Class && c.Size == verdict.Size && c.Contender == contender)?.RoundOpsPerSecond;
+        return RoundsOf(ContenderCatalog.AdaptiveName) is { } adaptive && RoundsOf(verdict.Oracle) is { } oracle && adaptive.Count == oracle.Count
+            ? string.Join(" ", adaptive.Zip(oracle, (a, o) => Ratio(a / o)))
+            : "-";
     }
 
     /// <summary>Each policy's recovery after the mid-run change, and every contender's mean before and after.</summary>

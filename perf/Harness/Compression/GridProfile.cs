@@ -1,7 +1,8 @@
 namespace Surrogate.Perf.Harness.Compression;
 
 /// <summary>
-/// <c>--profile grid</c>: issue 11's grid cut to what a 2-core machine runs in about two and a half hours — the
+/// <c>--profile grid</c>: issue 11's grid cut to what a 2-core machine runs in about six hours (three rounds; two and
+/// a half with <c>--rounds 1</c>) — the
 /// three compressibility classes at 1 KB, 16 KB, 150 KB, 1 MB and the mix, 10 and 1,000 orders, both DataSet
 /// payloads; loopback, 1gbit, 100mbit and 1.5mbit, each at one client and at <see cref="BenchOptions.Clients"/>;
 /// seven static contenders and both policies; and the rate change 100mbit→1.5mbit at 10 s on medium messages.
@@ -42,7 +43,7 @@ public static class GridProfile
                 "(no faster or smaller than the levels kept, docs/compression.md): each cell's oracle is the best of the 7 static contenders run",
             "orders at 100 (10 and 1,000 bracket it)",
             "on 1.5mbit: the 1 MB grid messages and the plain DataSet (listed under cells not run)",
-            "timing: 2 s warm-up and 3 s per cell instead of 10 s and 20 s; policy contenders are measured soon after they start learning",
+            "timing: three interleaved rounds of a 2 s warm-up and 2 s per cell (the median round counts) instead of one 10 s warm-up and 20 s; policy contenders are measured soon after they start learning",
             "the rate change: one direction (" + RateChange + ") on medium messages at 150 KB and the mix, at the shaped link's default load only",
         ],
     };

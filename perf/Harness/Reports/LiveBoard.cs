@@ -85,12 +85,12 @@ public sealed class LiveBoard : IDisposable
         }
     }
 
-    /// <summary>A step that produced no row (a cell that could not run); it advances the bar.</summary>
-    public void Skip()
+    /// <summary>Steps that produced no row (a cell that could not run, in each of its rounds); they advance the bar.</summary>
+    public void Skip(int steps = 1)
     {
         lock (gate)
         {
-            done++;
+            done += steps;
         }
     }
 
