@@ -114,14 +114,13 @@ public static class CompressionCommand
             int rounds = options.Profile.Rounds;
             foreach (var (messageClass, size) in from c in options.Classes from size in c.Sizes select (c.Class, size))
             {
+                LeftOut? leftOut = options.LeftOut.FirstOrDefault(o => o.Covers(link.Name, messageClass.Name, size));
                 var runnable = new List<Contender>();
                 foreach (Contender contender in options.Contenders)
                 {
-                    string? why = options.LeftOut.FirstOrDefault(o => o.Covers(link.Name, messageClass.Name, size)) is { } leftOut ? leftOut.Reason : null;
-                    string? cannot = why is null ? contender.CannotWork(server.Name) : null;
-                    if (why is not null || cannot is not null)
+                    if ((leftOut?.Reason ?? contender.CannotWork(server.Name)) is { } reason)
                     {
-                        notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, why is not null ? "left out" : "cannot work", (why ?? cannot)!));
+                        notRun.Add(new BenchNotRun(link.Name, contender.Name, messageClass.Name, size, leftOut is null ? "cannot work" : "left out", reason));
                         board.Skip(rounds);
                         continue;
                     }
