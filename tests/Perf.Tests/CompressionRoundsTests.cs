@@ -55,5 +55,6 @@ public sealed class CompressionRoundsTests
             [new BenchLinkReport("1gbit", 1_000_000_000, 62_500, 4, "1gbit", null)], [Cell("uncompressed", 300), oracle, adaptive], [], [], null, null);
         GridMarkdown.Verdicts(md, report);
         Assert.Contains("| 0.98 | 3.27 | met | - | 0.80 1.03 0.78 |", md.ToString(), StringComparison.Ordinal); // round by round, in run order
+        Assert.Contains("Each cell is the median of its rounds", md.ToString(), StringComparison.Ordinal);
     }
 }

@@ -67,9 +67,13 @@ public static class GridMarkdown
 
         md.AppendLine().AppendLine("## Verdicts per cell").AppendLine()
             .AppendLine($"Goals: adaptive ≥ {PolicyVerdicts.OracleGoal:0.00} × oracle (the cell's best static contender) and ≥ {PolicyVerdicts.UncompressedGoal:0.00} × uncompressed. " +
-                $"Met {cells.Count(c => c.Adaptive?.Met == true)} of {cells.Count(c => c.Adaptive is not null)} cells; the misses and why are under the decisions below.").AppendLine()
-            .AppendLine(Rounds(report) ? "Each cell is the median of its rounds; \"per round\" divides adaptive's ops/s by the oracle's in the same round, a paired view of the noise.\n" : string.Empty)
-            .AppendLine("| link | clients | class | size | oracle | adaptive / oracle | adaptive / uncompressed | adaptive goal | rules-2011 / oracle | adaptive / oracle per round |")
+                $"Met {cells.Count(c => c.Adaptive?.Met == true)} of {cells.Count(c => c.Adaptive is not null)} cells; the misses and why are under the decisions below.").AppendLine();
+        if (Rounds(report))
+        {
+            md.AppendLine("Each cell is the median of its rounds; \"per round\" divides adaptive's ops/s by the oracle's in the same round, a paired view of the noise.").AppendLine();
+        }
+
+        md.AppendLine("| link | clients | class | size | oracle | adaptive / oracle | adaptive / uncompressed | adaptive goal | rules-2011 / oracle | adaptive / oracle per round |")
             .AppendLine("|---|--:|---|--:|---|--:|--:|---|--:|---|");
         foreach (CellVerdict c in cells)
         {
