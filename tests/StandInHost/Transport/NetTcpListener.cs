@@ -114,7 +114,16 @@ internal sealed partial class NetTcpListener : IAsyncDisposable
         finally
         {
             await input.CompleteAsync().ConfigureAwait(false);
-            await output.CompleteAsync().ConfigureAwait(false);
+            try
+            {
+                await output.CompleteAsync().ConfigureAwait(false);
+            }
+            catch (IOException)
+            {
+                // Completing flushes what the handler left unsent; a peer that already closed (a reply the fault
+                // tests cut, an aborted client) makes that a broken pipe, which ends this connection as it was ending.
+            }
+
             accepted.Close();
         }
     }
