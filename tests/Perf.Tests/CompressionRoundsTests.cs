@@ -43,8 +43,8 @@ public sealed class CompressionRoundsTests
         // The single-window grid's bias: the best of seven noisy static draws. Here the oracle's third round ran fast
         // (1,300) and adaptive's first slow (800); the medians say 1,000 against 980, which meets 0.95.
         BenchCell oracle = CellRounds.Median([Cell("lz4-0", 1000), Cell("lz4-0", 950), Cell("lz4-0", 1300)]);
-        BenchCell adaptive = CellRounds.Median([Cell("adaptive", 800) with { Decisions = [new DecisionCount("lz4-0", "Model", 1, 0.23)] },
-            Cell("adaptive", 980) with { Decisions = [new DecisionCount("lz4-0", "Model", 1, 0.23)] }, Cell("adaptive", 1010) with { Decisions = [new DecisionCount("lz4-0", "Model", 1, 0.23)] }]);
+        BenchCell Adaptive(double ops) => Cell("adaptive", ops) with { Decisions = [new DecisionCount("lz4-0", "Model", 1, 0.23)] };
+        BenchCell adaptive = CellRounds.Median([Adaptive(800), Adaptive(980), Adaptive(1010)]);
         PolicyVerdict verdict = Assert.Single(PolicyVerdicts.Evaluate([Cell("uncompressed", 300), oracle, adaptive]));
         Assert.Equal(0.98, verdict.VersusOracle, 9);
         Assert.True(verdict.Met);

@@ -153,15 +153,7 @@ public static class CompressionCommand
                             }
 
                             string name = rounds == 1 ? contender.Name : $"{contender.Name} {round + 1}/{rounds}";
-                            string label = $"{link.Name} {name} {messageClass.Name} {messageClass.SizeLabel(size)}";
-                            board.Status($"{label}: warming up");
-                            var spec = new BenchCellSpec(contender.Name, messageClass.Name, size, processes.Endpoints[BenchContract.Key(contender.Name, messageClass.Contract)],
-                                options.Profile.WarmupSeconds, options.Profile.WarmupCalls, options.Profile.MeasureSeconds, options.Profile.MinCalls);
-                            BenchCell cell = await processes.MeasureAsync(link.Name, spec, (calls, seconds) =>
-                                board.Status(string.Create(CultureInfo.InvariantCulture, $"{label}: {seconds:0.0}/{options.Profile.MeasureSeconds:0.#} s, {calls} calls")));
-                            measured[contender.Name].Add(cell);
-                            board.Row(link.Name, name, messageClass.Name, messageClass.SizeLabel(size), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
-                                Ms(cell.ServerCpuMs), Ms(cell.ClientCpuMs), Percent(cell.ServerCpuShare), Percent(cell.ClientCpuShare));
+                            measured[contender.Name].Add(await MeasureAsync(link.Name, name, contender, messageClass, size, processes, options.Profile, board));
                         }
                         catch (InvalidOperationException e)
                         {
@@ -207,6 +199,21 @@ public static class CompressionCommand
         network?.Dispose();
         return new BenchLinkReport(link.Name, link.Rate?.BitsPerSecond, link.Rate?.BurstBytes, clients, description, statistics,
             DefaultLoad: clients == (link.Rate is null ? 1 : options.Clients));
+    }
+
+    /// <summary>One round of one contender's cell, shown on the board as <paramref name="name"/> (the contender and, with rounds, which round).</summary>
+    private static async Task<BenchCell> MeasureAsync(
+        string link, string name, Contender contender, MessageClass messageClass, int size, BenchProcesses processes, BenchProfile profile, LiveBoard board)
+    {
+        string label = $"{link} {name} {messageClass.Name} {messageClass.SizeLabel(size)}";
+        board.Status($"{label}: warming up");
+        var spec = new BenchCellSpec(contender.Name, messageClass.Name, size, processes.Endpoints[BenchContract.Key(contender.Name, messageClass.Contract)],
+            profile.WarmupSeconds, profile.WarmupCalls, profile.MeasureSeconds, profile.MinCalls);
+        BenchCell cell = await processes.MeasureAsync(link, spec, (calls, seconds) =>
+            board.Status(string.Create(CultureInfo.InvariantCulture, $"{label}: {seconds:0.0}/{profile.MeasureSeconds:0.#} s, {calls} calls")));
+        board.Row(link, name, messageClass.Name, messageClass.SizeLabel(size), Num(cell.OpsPerSecond), Kb(cell.ResponseBytes),
+            Ms(cell.ServerCpuMs), Ms(cell.ClientCpuMs), Percent(cell.ServerCpuShare), Percent(cell.ClientCpuShare));
+        return cell;
     }
 
     /// <summary>The codec sweep on the first client: per message class and size, every level (full profile) or the contenders' levels.</summary>
