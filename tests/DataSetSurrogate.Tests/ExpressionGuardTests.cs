@@ -37,6 +37,9 @@ public sealed class ExpressionGuardTests
     {
         var payload = DataSetSerializer.Serialize(WithExpression(Allowed));
         var hostile = SecurityTests.ReplaceUtf8(payload, Allowed, expression);
+        // The legitimate payload first, as SecurityTests does: the reader's own dependencies load on its first use in
+        // the process, which run alone (or first) this case would otherwise be; the refusal must load nothing more.
+        DataSetSerializer.Deserialize(payload);
         var loads = AssemblyLoads.OnThisThread(() =>
             Assert.Throws<DataSetSurrogateException>(() => DataSetSerializer.Deserialize(hostile)));
         Assert.Empty(loads);
