@@ -7,9 +7,11 @@ namespace Surrogate.Compression.Policies;
 /// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the thread pool's
 /// queue, the CPU the process spends per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up
-/// one step after relief held for 5 s. Pressure is CPU at or above the high watermark, or a thread-pool queue of
-/// 4 items per core or more that is not shrinking, while the model's choices did not plan that load; relief is CPU at
-/// or below the low watermark, or the planned load, with less than one queued item per core. The throughput model
+/// one step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
+/// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
+/// not plan that load; relief is CPU at or below the low watermark, or the planned load, with a queue below that
+/// pressure level. A few callers on one core keep a short queue and the smoothed CPU around the low watermark: relief
+/// that needed an empty queue and every sample below the watermark never came there, and left the cap at raw. The throughput model
 /// counts CPU as a bottleneck: when its choices are CPU-bound (their planned share of the cores at or above the high
 /// watermark), a busy CPU and waiting work are what it chose as fastest, and stepping down would only slow it; the
 /// guard is for load the model did not expect.
@@ -39,6 +41,8 @@ internal sealed class CpuMonitor
     private long _previousQueue;
     private long _pressureSince = -1;
     private long _reliefSince = -1;
+    private int _reliefSamples;
+    private int _windowSamples;
     private int _cap = Uncapped;
     private int _highestChosen;
     private int _highestRecent;
@@ -159,9 +163,9 @@ internal sealed class CpuMonitor
             return;
         }
 
-        int cores = Math.Max(1, _env.ProcessorCount);
-        bool pressure = !planned && (utilization >= _high || (queue >= 4L * cores && queue >= _previousQueue));
-        bool relief = (planned || utilization <= _low) && queue < cores;
+        long busyQueue = 4L * Math.Max(1, _env.ProcessorCount);
+        bool pressure = !planned && (utilization >= _high || (queue >= busyQueue && queue >= _previousQueue));
+        bool relief = (planned || utilization <= _low) && queue < busyQueue;
         if (pressure)
         {
             _reliefSince = -1;
@@ -175,23 +179,32 @@ internal sealed class CpuMonitor
                 Volatile.Write(ref _cap, Math.Max(0, from - 1));
                 _pressureSince = now;
             }
+
+            return;
         }
-        else if (relief)
+
+        _pressureSince = -1;
+        if (_reliefSince < 0 && !relief)
         {
-            _pressureSince = -1;
-            if (_reliefSince < 0)
-            {
-                _reliefSince = now;
-            }
-            else if (now - _reliefSince >= Ticks(StepUpAfter) && _cap != Uncapped)
-            {
-                Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
-                _reliefSince = now;
-            }
+            return;
         }
-        else
+
+        if (_reliefSince < 0)
         {
-            _pressureSince = _reliefSince = -1;
+            (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
+        }
+
+        _windowSamples++;
+        _reliefSamples += relief ? 1 : 0;
+        if (2 * _reliefSamples <= _windowSamples)
+        {
+            // Relief lost the majority of the window's samples: the next relief sample starts a new window.
+            _reliefSince = -1;
+        }
+        else if (relief && now - _reliefSince >= Ticks(StepUpAfter) && _cap != Uncapped)
+        {
+            Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
+            (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
         }
     }
 
