@@ -57,6 +57,18 @@ public sealed class HarnessOptionsTests
         Assert.False(string.IsNullOrWhiteSpace(error.Message));
     }
 
+    [Theory]
+    [InlineData("compression", "--contenders", "raw")]
+    [InlineData("compression", "--rounds", "0")]
+    [InlineData("latency", "--preset", "huge")]
+    [InlineData("run", "--link", "fast")]
+    public async Task A_bad_value_on_the_command_line_exits_with_2_and_its_message_not_a_stack_trace(string command, string option, string value)
+    {
+        // The value is read when the command's action starts, so System.CommandLine's own handler would catch it
+        // (exit 1, "Unhandled exception" and the stack trace) before the harness's message and exit code 2.
+        Assert.Equal(2, await HarnessCli.InvokeAsync([command, option, value]));
+    }
+
     [Fact]
     public void Ratios_are_taken_against_the_baseline_of_the_same_scenario_and_objects_against_rows_10000()
     {

@@ -48,7 +48,8 @@ public static class HarnessCli
 
         try
         {
-            return await result.InvokeAsync();
+            // Without this System.CommandLine reports a bad value as an unhandled exception with its stack trace.
+            return await result.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
         }
         catch (ArgumentException e)
         {
