@@ -11,10 +11,10 @@ namespace Surrogate.Compression.Policies;
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
 /// not plan that load; relief is CPU at or below the low watermark, or the planned load, with a queue below that
 /// pressure level. A few callers on one core keep a short queue and the smoothed CPU around the low watermark: relief
-/// that needed an empty queue and every sample below the watermark never came there, and left the cap at raw. The throughput model
-/// counts CPU as a bottleneck: when its choices are CPU-bound (their planned share of the cores at or above the high
-/// watermark), a busy CPU and waiting work are what it chose as fastest, and stepping down would only slow it; the
-/// guard is for load the model did not expect.
+/// that needed an empty queue and every sample below the watermark never came there, and left the cap at raw. The
+/// throughput model counts CPU as a bottleneck: when its choices are CPU-bound (their planned share of the cores at or
+/// above the high watermark), a busy CPU and waiting work are what it chose as fastest, and stepping down would only
+/// slow it; the guard is for load the model did not expect.
 /// </summary>
 internal sealed class CpuMonitor
 {
