@@ -3,7 +3,8 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <summary>
 /// <c>--profile grid</c>: issue 11's grid cut to what a 2-core machine runs in about six hours (three rounds; two and
 /// a half with <c>--rounds 1</c>) — the three compressibility classes at 1 KB, 16 KB, 150 KB, 1 MB and the mix, 10
-/// and 1,000 orders, both DataSet payloads; loopback, 1gbit, 100mbit and 1.5mbit, each at one client and at <see cref="BenchOptions.Clients"/>;
+/// and 1,000 orders, both DataSet payloads; loopback, 1gbit, 100mbit and 1.5mbit, each at one client and at
+/// <see cref="BenchOptions.Clients"/>;
 /// seven static contenders and both policies; and the rate change 100mbit→1.5mbit at 10 s on medium messages.
 /// <see cref="BenchOptions.Omissions"/> says what it leaves out; the options given after it still override it.
 /// </summary>

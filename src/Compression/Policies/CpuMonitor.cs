@@ -184,13 +184,13 @@ internal sealed class CpuMonitor
         }
 
         _pressureSince = -1;
-        if (_reliefSince < 0 && !relief)
-        {
-            return;
-        }
-
         if (_reliefSince < 0)
         {
+            if (!relief)
+            {
+                return;
+            }
+
             (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
         }
 
