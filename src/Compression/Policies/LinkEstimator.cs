@@ -198,7 +198,7 @@ internal sealed class LinkEstimator
         Span<double> x = [1, lengthBytes / 1e6, wireBytes / 1e6];
         lock (_gate)
         {
-            if (_fit.Add(x, y))
+            if (_fit.Add(x, y, now / (double)_second))
             {
                 ChangeOfLink();
             }

@@ -3,14 +3,25 @@ namespace Surrogate.Compression.Policies;
 /// <summary>
 /// The link estimator's recursive least-squares fit with forgetting of gap = fixed + p·(bytes before compression) +
 /// q·(bytes on the wire) over round trips (docs/compression.md, "Measuring the link"): q, the link's time per wire
-/// byte, apart from p, the peer's work per byte, once the wire bytes vary apart from the sizes. Three errors of one
-/// sign beyond four standard deviations are a change of link, after which it starts over. Not thread-safe: the
-/// estimator's lock guards it.
+/// byte, apart from p, the peer's work per byte, once the wire bytes vary apart from the sizes. Errors of one sign
+/// beyond four standard deviations, three or more in a row, are a change of link, after which it starts over; late
+/// ones only once they last <see cref="ChangeSeconds"/> (or <see cref="ChangeRun"/> in a row), since a stall makes
+/// round trips late too. Not thread-safe: the estimator's lock guards it.
 /// </summary>
 internal sealed class RoundTripFit
 {
     private const double Forgetting = 0.995;
     private const int FitSamples = 10;
+
+    /// <summary>
+    /// How long a run of late round trips must last to be a change of link: a stall of this process or its peer (a busy core
+    /// descheduling it for a few milliseconds) delays every round trip in flight at once, and on loopback that was a
+    /// run of three several times a second, each dropping what the estimator knew.
+    /// </summary>
+    private const double ChangeSeconds = 0.05;
+
+    /// <summary>A run this long is a change of link however short (a fast link's round trips are many in 50 ms).</summary>
+    private const int ChangeRun = 16;
 
     // gap (ms) = c0 + p·u + q·w, with u and w in MB: q is ms per MB, 1e9 / bytes per second.
     private readonly double[] _theta = new double[3];
@@ -20,6 +31,7 @@ internal sealed class RoundTripFit
     private int _samples;
     private int _surprises;
     private int _surpriseSign;
+    private double _runStart;
 
     public RoundTripFit(double priorBytesPerSecond)
     {
@@ -33,8 +45,11 @@ internal sealed class RoundTripFit
     /// <summary>The link rate while the fit knows q (the slow end of its range, bytes per second); NaN otherwise.</summary>
     public double Rate { get; private set; } = double.NaN;
 
-    /// <summary>Adds a round trip (<paramref name="x"/>: 1, MB before compression, MB on the wire; <paramref name="y"/>: gap in ms); true when it revealed a change of link.</summary>
-    public bool Add(ReadOnlySpan<double> x, double y)
+    /// <summary>
+    /// Adds a round trip (<paramref name="x"/>: 1, MB before compression, MB on the wire; <paramref name="y"/>: gap in
+    /// ms) that ended at <paramref name="seconds"/>; true when it revealed a change of link.
+    /// </summary>
+    public bool Add(ReadOnlySpan<double> x, double y, double seconds)
     {
         Span<double> px = stackalloc double[3];
         for (int i = 0; i < 3; i++)
@@ -48,8 +63,11 @@ internal sealed class RoundTripFit
         bool reset = false;
         if (_samples >= 5 && !double.IsNaN(_noise))
         {
-            double spread = Math.Sqrt(_noise);
-            reset = Surprise(error, spread);
+            // The error's spread is the noise's and the fit's own uncertainty along x (least squares' innovation
+            // variance, noise × denominator): a message whose wire bytes the fit has not seen vary (a raw one among
+            // compressed ones of one size) is no surprise just because the fit cannot predict it yet.
+            double spread = Math.Sqrt(_noise * Math.Max(denominator, 1));
+            reset = Surprise(error, spread, seconds);
             used = reset ? error : Math.Clamp(error, -(3 * spread) - 0.1, (3 * spread) + 0.1);
         }
 
@@ -76,11 +94,16 @@ internal sealed class RoundTripFit
 
         // The noise (ms², at least 0.1 ms squared) from the error left after the update (the one before it is large
         // while the fit is still learning): a plain mean of the first 10, then a moving average that a single outlier
-        // can raise at most 25-fold.
-        double residual = error * Forgetting / denominator;
-        double squared = residual * residual;
-        double weight = 1.0 / Math.Min(_samples + 1, 10);
-        _noise = double.IsNaN(_noise) ? Math.Max(squared, 0.01) : Math.Max(((1 - weight) * _noise) + (weight * Math.Min(squared, 25 * _noise)), 0.01);
+        // can raise at most 25-fold. A surprise does not count: a stall is no noise of the link, and a change of link
+        // must stay a surprise until the run is long enough to say so.
+        if (_surprises == 0)
+        {
+            double residual = error * Forgetting / denominator;
+            double squared = residual * residual;
+            double weight = 1.0 / Math.Min(_samples + 1, 10);
+            _noise = double.IsNaN(_noise) ? Math.Max(squared, 0.01) : Math.Max(((1 - weight) * _noise) + (weight * Math.Min(squared, 25 * _noise)), 0.01);
+        }
+
         _samples++;
         UpdateRate();
         return false;
@@ -107,8 +130,11 @@ internal sealed class RoundTripFit
         }
     }
 
-    /// <summary>Counts errors far out on one side; the third in a row is a change of link and resets the fit.</summary>
-    private bool Surprise(double error, double spread)
+    /// <summary>
+    /// Counts errors far out on one side; three or more early in a row, or late in a row over
+    /// <see cref="ChangeSeconds"/> (or <see cref="ChangeRun"/> of them), are a change of link and reset the fit.
+    /// </summary>
+    private bool Surprise(double error, double spread, double seconds)
     {
         if (Math.Abs(error) <= (4 * spread) + 0.2)
         {
@@ -119,7 +145,13 @@ internal sealed class RoundTripFit
         int sign = Math.Sign(error);
         _surprises = sign == _surpriseSign ? _surprises + 1 : 1;
         _surpriseSign = sign;
-        if (_surprises < 3)
+        if (_surprises == 1)
+        {
+            _runStart = seconds;
+        }
+
+        // A stall only ever makes round trips late: a run of early ones is a faster link at once.
+        if (_surprises < 3 || (sign > 0 && seconds - _runStart < ChangeSeconds && _surprises < ChangeRun))
         {
             return false;
         }
