@@ -97,7 +97,7 @@ public readonly record struct CompressionDecision(
 {
     /// <summary>
     /// Where the adaptive policy's link rate came from: <c>prior</c> (the configured rate), <c>round_trip</c>,
-    /// <c>blocked_writes</c>, <c>send_rate</c> or <c>probe</c> (docs/compression.md, "Measuring the link"); null for the other policies.
+    /// <c>blocked_writes</c> or <c>send_rate</c> (docs/compression.md, "Measuring the link"); null for the other policies.
     /// </summary>
     public string? LinkSource { get; init; }
 
@@ -140,7 +140,4 @@ public enum CompressionDecisionReason
 
     /// <summary>Compressed, but the output did not save enough (the saving gate), so the message went raw.</summary>
     Rejected,
-
-    /// <summary>The adaptive policy sent raw for half a second to measure what the link carries (a capacity probe).</summary>
-    LinkProbe,
 }

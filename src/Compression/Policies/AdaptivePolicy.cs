@@ -39,7 +39,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
 {
     private const int RawHeader = CompressedFrame.HeaderSize + CompressedFrame.RawBlockHeaderSize;
     private const int CompressedHeader = CompressedFrame.HeaderSize + CompressedFrame.CompressedBlockHeaderSize;
-    private const double MaxProbeWireSeconds = 0.02;
 
     private readonly AdaptiveSettings _settings;
     private readonly IPolicyEnvironment _env;
@@ -96,12 +95,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
             int best = Best(key, model, _arms.Length - 1);
             chosen = best <= cap ? best : Best(key, model, cap);
             reason = best <= cap ? CompressionDecisionReason.Model : CompressionDecisionReason.CpuGuard;
-            if (Link.Probing || (chosen > 0 && ProbeWorthwhile(model) && Link.TryStartProbe(now)))
-            {
-                chosen = 0;
-                reason = CompressionDecisionReason.LinkProbe;
-            }
-            else if (Explore(key, chosen, cap, now) is int explore and >= 0)
+            int explore = Explore(key, chosen, cap, now);
+            if (explore >= 0)
             {
                 chosen = explore;
                 reason = CompressionDecisionReason.Exploration;
@@ -117,7 +112,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             key.Checked = true;
         }
 
-        if (reason is not (CompressionDecisionReason.Exploration or CompressionDecisionReason.LinkProbe))
+        if (reason != CompressionDecisionReason.Exploration)
         {
             Cpu.NoteChosen(chosen, cpuShare);
         }
@@ -207,14 +202,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
         double measured = Volatile.Read(ref _decode[(int)codec]);
         return double.IsNaN(measured) ? ArmLadder.PriorDecodeSecondsPerByte(codec) : measured;
     }
-
-    /// <summary>
-    /// Whether a capacity probe may start for a message the model would compress: only while this process is busy
-    /// (its own work, not the link, may be what limits the rate its sends show) and while a raw message of this size
-    /// crosses the link as estimated in at most 20 ms, so that the raw replies a probe leaves queued on a link that is
-    /// full after all drain at once.
-    /// </summary>
-    private bool ProbeWorthwhile(in Model model) => Cpu.Loaded && (model.Length + RawHeader) / model.Link <= MaxProbeWireSeconds;
 
     /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
     private int Best(AdaptiveKey key, in Model model, int top)

@@ -8,20 +8,19 @@ namespace Surrogate.Compression.Policies;
 /// <item>round trips of a session encoder: the time from a message sent to the peer's next message, which covers the
 /// sent bytes crossing the link, the peer's work and the answer's bytes. Each one bounds the rate from below (both
 /// messages' wire bytes crossed within the gap); the largest bound of the last 8 round trips (within 5 s) counts. A
-/// recursive least-squares fit with forgetting (<see cref="RoundTripFit"/>) of gap = fixed + p·(bytes before
-/// compression) + q·(bytes on the wire) separates the link's time per byte (q) from the peer's (p), as long as the
-/// wire bytes vary apart from the message sizes, which exploration makes sure of; it counts while q is known to within 25% (or 4 ms per MB), from the 10th
+/// recursive least-squares fit with forgetting of gap = fixed + p·(bytes before compression) + q·(bytes on the wire)
+/// separates the link's time per byte (q) from the peer's (p), as long as the wire bytes vary apart from the message
+/// sizes, which exploration makes sure of; it counts while q is known to within 25% (or 4 ms per MB), from the 10th
 /// sample since it started over, as the slow end of that range, and never below the bound; a fit that stops knowing
 /// (or says q is below zero) stops counting. The bound is tight where the link dominates the gap (slow links),
 /// the fit where the peer does (fast ones);</item>
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
-/// <item>what a <see cref="CapacityProbe"/> found the link to carry, for 30 s;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
-/// knew, the bounds and a probe's rate go, and the policy explores for the next few messages.
+/// knew and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
 /// 1-second window the bytes sent per second reach 75% of the estimate (stay above 60% once full) and, by Little's
@@ -39,6 +38,8 @@ internal sealed class LinkEstimator
     /// <summary>Messages explored after a change of link.</summary>
     public const int BurstLength = 8;
 
+    private const double Forgetting = 0.995;
+    private const int FitSamples = 10;
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
     private const double MinBlockedSeconds = 0.0005;
@@ -47,12 +48,19 @@ internal sealed class LinkEstimator
     private readonly bool _measure;
     private readonly Lock _gate = new();
     private readonly long _second = Stopwatch.Frequency;
-    private readonly CapacityProbe _probe = new(Stopwatch.Frequency);
-    private readonly RoundTripFit _fit;
 
+    // gap (ms) = c0 + p·u + q·w, with u and w in MB: q is ms per MB, 1e9 / bytes per second.
+    private readonly double[] _theta = new double[3];
+    private readonly double[] _cov = new double[9];
+    private readonly double[] _initialVariance = [1e4, 1e6, 1e8];
     private readonly double[] _bound = new double[Bounds];
     private readonly long[] _boundAt = new long[Bounds];
     private int _bounds;
+    private double _noise = double.NaN;
+    private int _samples;
+    private int _surprises;
+    private int _surpriseSign;
+    private double _roundTrip = double.NaN;
     private double _direct = double.NaN;
     private long _directAt;
     private long _windowStart;
@@ -60,7 +68,6 @@ internal sealed class LinkEstimator
     private double _sendRate = double.NaN;
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
-    private double _sendMessages = double.NaN;
     private int _burst;
     private long _windowMessages;
     private double _gapSeconds;
@@ -75,7 +82,11 @@ internal sealed class LinkEstimator
         _prior = priorBytesPerSecond;
         _measure = measure;
         _windowStart = now;
-        _fit = new RoundTripFit(priorBytesPerSecond);
+        _theta[2] = 1e9 / priorBytesPerSecond;
+        for (int i = 0; i < 3; i++)
+        {
+            _cov[i * 4] = _initialVariance[i];
+        }
     }
 
     /// <summary>The link rate in bytes per second and where it came from.</summary>
@@ -93,44 +104,14 @@ internal sealed class LinkEstimator
         }
     }
 
-    /// <summary>Whether a capacity probe is running: every message goes raw.</summary>
-    public bool Probing => _probe.Active;
-
-    /// <summary>
-    /// Starts a capacity probe if one is due, the last send window was busy, and the estimate is a lower bound that
-    /// sends may have made (send rate or round trips, not the configured rate or blocked writes). The caller checks
-    /// that raw costs little to try.
-    /// </summary>
-    public bool TryStartProbe(long now)
-    {
-        if (!_measure || !_probe.Due(now))
-        {
-            return false;
-        }
-
-        lock (_gate)
-        {
-            // Only after a busy send window: what a probe at the start of a burst measures is the burst starting.
-            EstimateLocked(now, out string source, withProbe: false);
-            if (!_probe.Due(now) || source is not ("send_rate" or "round_trip") || double.IsNaN(_sendMessages) || now - _sendRateAt > 2 * _second)
-            {
-                return false;
-            }
-
-            _probe.Start(now, _sendMessages);
-            return true;
-        }
-    }
-
-    private double EstimateLocked(long now, out string source, bool withProbe = true)
+    private double EstimateLocked(long now, out string source)
     {
         double rate = _prior;
         source = "prior";
         double bound = Bound(now);
-        double fitted = _fit.Rate;
-        if (!double.IsNaN(fitted) || bound > 0)
+        if (!double.IsNaN(_roundTrip) || bound > 0)
         {
-            rate = Math.Max(double.IsNaN(fitted) ? 0 : fitted, bound);
+            rate = Math.Max(double.IsNaN(_roundTrip) ? 0 : _roundTrip, bound);
             source = "round_trip";
         }
 
@@ -150,13 +131,6 @@ internal sealed class LinkEstimator
         {
             rate = _fullRate;
             source = "send_rate";
-        }
-
-        double probed = withProbe ? _probe.Held(now) : double.NaN;
-        if (probed > rate)
-        {
-            rate = probed;
-            source = "probe";
         }
 
         return rate;
@@ -198,11 +172,7 @@ internal sealed class LinkEstimator
         Span<double> x = [1, lengthBytes / 1e6, wireBytes / 1e6];
         lock (_gate)
         {
-            if (_fit.Add(x, y, now / (double)_second))
-            {
-                ChangeOfLink();
-            }
-
+            Update(x, y);
             _gapSeconds += gapTicks / (double)_second;
             _gaps++;
             _bound[_bounds % Bounds] = Math.Min(wireBytes / (gapTicks / (double)_second), MaxBytesPerSecond);
@@ -257,14 +227,6 @@ internal sealed class LinkEstimator
             return;
         }
 
-        if (_probe.Add(wireBytes, now))
-        {
-            lock (_gate)
-            {
-                _probe.Finish(now);
-            }
-        }
-
         Interlocked.Add(ref _windowBytes, wireBytes);
         Interlocked.Increment(ref _windowMessages);
         if (now - Volatile.Read(ref _windowStart) < _second)
@@ -288,9 +250,7 @@ internal sealed class LinkEstimator
             _sendRate = busy ? rate : double.NaN;
             Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
-            double messages = Interlocked.Exchange(ref _windowMessages, 0) / (elapsed / (double)_second);
-            _sendMessages = busy ? messages : double.NaN;
-            UpdateFull(busy, messages, now);
+            UpdateFull(busy, Interlocked.Exchange(ref _windowMessages, 0) / (elapsed / (double)_second), now);
         }
     }
 
@@ -317,13 +277,125 @@ internal sealed class LinkEstimator
         }
     }
 
-    /// <summary>A change of link, as the fit saw it: drop the old bounds and what they and a probe said, and explore.</summary>
-    private void ChangeOfLink()
+    private void Update(ReadOnlySpan<double> x, double y)
     {
+        Span<double> px = stackalloc double[3];
+        for (int i = 0; i < 3; i++)
+        {
+            px[i] = (_cov[i * 3] * x[0]) + (_cov[(i * 3) + 1] * x[1]) + (_cov[(i * 3) + 2] * x[2]);
+        }
+
+        double denominator = Forgetting + (x[0] * px[0]) + (x[1] * px[1]) + (x[2] * px[2]);
+        double error = y - ((_theta[0] * x[0]) + (_theta[1] * x[1]) + (_theta[2] * x[2]));
+        double used = error;
+        bool reset = false;
+        if (_samples >= 5 && !double.IsNaN(_noise))
+        {
+            double spread = Math.Sqrt(_noise);
+            reset = Surprise(error, spread);
+            used = reset ? error : Math.Clamp(error, -(3 * spread) - 0.1, (3 * spread) + 0.1);
+        }
+
+        for (int i = 0; i < 3; i++)
+        {
+            _theta[i] += px[i] / denominator * used;
+        }
+
+        for (int i = 0; i < 3; i++)
+        {
+            for (int j = 0; j < 3; j++)
+            {
+                _cov[(i * 3) + j] = (_cov[(i * 3) + j] - (px[i] * px[j] / denominator)) / Forgetting;
+            }
+        }
+
+        BoundCovariance();
+
+        if (reset)
+        {
+            // The error that revealed the change says nothing about the new link's noise.
+            return;
+        }
+
+        // The noise (ms², at least 0.1 ms squared) from the error left after the update (the one before it is large
+        // while the fit is still learning): a plain mean of the first 10, then a moving average that a single outlier
+        // can raise at most 25-fold.
+        double residual = error * Forgetting / denominator;
+        double squared = residual * residual;
+        double weight = 1.0 / Math.Min(_samples + 1, 10);
+        _noise = double.IsNaN(_noise) ? Math.Max(squared, 0.01) : Math.Max(((1 - weight) * _noise) + (weight * Math.Min(squared, 25 * _noise)), 0.01);
+        _samples++;
+        UpdateRate();
+    }
+
+    /// <summary>
+    /// Forgetting inflates the uncertainty of what the samples do not excite without limit; no direction may become
+    /// less certain than before the first sample (scaling its row and column keeps the matrix positive definite).
+    /// </summary>
+    private void BoundCovariance()
+    {
+        for (int i = 0; i < 3; i++)
+        {
+            double variance = _cov[i * 4];
+            if (variance > _initialVariance[i])
+            {
+                double scale = Math.Sqrt(_initialVariance[i] / variance);
+                for (int j = 0; j < 3; j++)
+                {
+                    _cov[(i * 3) + j] *= scale;
+                    _cov[(j * 3) + i] *= scale;
+                }
+            }
+        }
+    }
+
+    /// <summary>Counts errors far out on one side; the third in a row resets the fit and asks for exploration.</summary>
+    private bool Surprise(double error, double spread)
+    {
+        if (Math.Abs(error) <= (4 * spread) + 0.2)
+        {
+            _surprises = 0;
+            return false;
+        }
+
+        int sign = Math.Sign(error);
+        _surprises = sign == _surpriseSign ? _surprises + 1 : 1;
+        _surpriseSign = sign;
+        if (_surprises < 3)
+        {
+            return false;
+        }
+
+        // A new link: forget the fit's certainty and its noise, drop the old bounds, and explore.
         CompressionMetrics.LinkChange();
+        _surprises = 0;
+        for (int i = 0; i < _cov.Length; i++)
+        {
+            _cov[i] *= 100;
+        }
+
+        _noise = double.NaN;
+        _samples = 0;
+        _roundTrip = double.NaN;
         _bounds = 0;
         _fullRate = double.NaN;
-        _probe.Forget();
         Volatile.Write(ref _burst, BurstLength);
+        return true;
+    }
+
+    /// <summary>
+    /// The fit's rate while it knows q, else none. It needs <see cref="FitSamples"/> samples since it last started
+    /// over: with few more samples than its three unknowns it explains them exactly, so its noise looks like none and
+    /// any q, even one below zero, looks certain. A q below zero by more than twice its spread says the gaps are not
+    /// driven by this process's wire bytes (other traffic queued ahead on a shared link): no rate either.
+    /// </summary>
+    private void UpdateRate()
+    {
+        double q = _theta[2];
+        double spread = Math.Sqrt(Math.Max(_cov[8], 0) * _noise);
+        bool known = _samples >= FitSamples && q >= -2 * spread && ((q > 0 && spread <= 0.25 * q) || spread <= 4.0);
+        _roundTrip = known
+            ? Math.Clamp(1e9 / Math.Max(Math.Max(q, 0) + (2 * spread), 1e9 / MaxBytesPerSecond), MinBytesPerSecond, MaxBytesPerSecond)
+            : double.NaN;
     }
 }

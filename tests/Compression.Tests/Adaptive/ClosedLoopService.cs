@@ -51,7 +51,6 @@ internal sealed record ClosedLoopService
         double serverFree = start;
         double linkFree = start;
         var late = new List<CompressionChoice>();
-        int probes = 0;
         while (true)
         {
             // The next event: a request arrives (the service reads it at once, as a connection's pump does), or the
@@ -81,7 +80,6 @@ internal sealed record ClosedLoopService
             env.Advance(outcome.ElapsedTicks / (double)Stopwatch.Frequency / Cores);
             serverFree = Seconds(env);
             policy.Sent(choice, outcome);
-            probes += choice.Reason == CompressionDecisionReason.LinkProbe ? 1 : 0;
             RoundTripClock.ForReply(writers[answered], Paired ? request : null)!.Sent(outcome.WireLength, Length);
             if (serverFree - start > 40)
             {
@@ -94,23 +92,20 @@ internal sealed record ClosedLoopService
         }
 
         double estimate = policy.Link.Estimate(env.Timestamp, out string source);
-        return new Result(estimate, source, policy.Link.InFlight, late, probes);
+        return new Result(estimate, source, policy.Link.InFlight, late);
     }
 
     private static double Seconds(FakeEnvironment env) => env.Timestamp / (double)Stopwatch.Frequency;
 
-    /// <summary>
-    /// The service's link estimate and its source, the calls in flight it measured, its last 20 s of choices, and the
-    /// replies of the whole run that went raw for a capacity probe.
-    /// </summary>
-    public sealed record Result(double Estimate, string Source, double InFlight, List<CompressionChoice> LateChoices, int ProbeMessages)
+    /// <summary>The service's link estimate and its source, the calls in flight it measured, and its last 20 s of choices.</summary>
+    public sealed record Result(double Estimate, string Source, double InFlight, List<CompressionChoice> LateChoices)
     {
         /// <summary>The names of the model's own choices (not exploration) of the last 20 s.</summary>
         public IEnumerable<string> ModelChoices =>
             LateChoices.Where(c => c.Reason == CompressionDecisionReason.Model).Select(c => PolicyWorld.Name(c));
 
         public string Summary() =>
-            $"link {Estimate * 8 / 1e6:F2} Mbit/s ({Source}), {InFlight:F2} calls in flight, {ProbeMessages} probe replies; last 20 s: " +
+            $"link {Estimate * 8 / 1e6:F2} Mbit/s ({Source}), {InFlight:F2} calls in flight; last 20 s: " +
             string.Join(", ", LateChoices.GroupBy(c => $"{PolicyWorld.Name(c)} {c.Goal?.ToString().ToLowerInvariant()}").OrderByDescending(g => g.Count()).Select(g => $"{g.Key} {g.Count()}"));
     }
 }
