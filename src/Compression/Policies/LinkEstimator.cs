@@ -69,6 +69,7 @@ internal sealed class LinkEstimator
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
     private int _burst;
+    private bool _relearning;
     private long _windowMessages;
     private double _gapSeconds;
     private int _gaps;
@@ -141,6 +142,12 @@ internal sealed class LinkEstimator
 
     /// <summary>Whether, as of the last busy window (at most 2 s ago), several calls in flight kept the link full.</summary>
     public bool Full(long now) => Volatile.Read(ref _full) && now - Volatile.Read(ref _sendRateAt) <= 2 * _second;
+
+    /// <summary>
+    /// From a change of link until the fit knows the new link's rate: estimates in the meantime are stale or
+    /// bounds, and what they say a choice costs is no reason to explore it less.
+    /// </summary>
+    public bool Relearning => Volatile.Read(ref _relearning);
 
     /// <summary>True (once per message, for <see cref="BurstLength"/> messages) after a change of link.</summary>
     public bool TakeBurst()
@@ -379,6 +386,7 @@ internal sealed class LinkEstimator
         _roundTrip = double.NaN;
         _bounds = 0;
         _fullRate = double.NaN;
+        Volatile.Write(ref _relearning, true);
         Volatile.Write(ref _burst, BurstLength);
         return true;
     }
@@ -397,5 +405,9 @@ internal sealed class LinkEstimator
         _roundTrip = known
             ? Math.Clamp(1e9 / Math.Max(Math.Max(q, 0) + (2 * spread), 1e9 / MaxBytesPerSecond), MinBytesPerSecond, MaxBytesPerSecond)
             : double.NaN;
+        if (known)
+        {
+            Volatile.Write(ref _relearning, false);
+        }
     }
 }
