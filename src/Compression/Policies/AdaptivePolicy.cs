@@ -278,7 +278,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// quarter of raw's bytes a raw reply costs four compressed ones, and at half the rate (what taking turns gave it)
     /// raw's tries alone cost 4.5%;
     /// raw teaches no codec's ratio or speed, only the link fit, which any neighbour's different wire bytes serve.
-    /// While the link is relearnt after a change the costs are stale, and every try gets the full rate.
     /// </summary>
     private int Explore(AdaptiveKey key, in Model model, int chosen, int cap, long now)
     {
@@ -321,7 +320,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
     private double Affordable(AdaptiveKey key, in Model model, int step, double chosenCost)
     {
         double excess = (Cost(key, model, step) / chosenCost) - 1;
-        return Link.Relearning || excess <= 1.0 / 3 ? 1 : 1 / (3 * excess);
+        return excess <= 1.0 / 3 ? 1 : 1 / (3 * excess);
     }
 
     /// <summary>

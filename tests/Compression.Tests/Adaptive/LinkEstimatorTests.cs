@@ -127,6 +127,62 @@ public sealed class LinkEstimatorTests
     }
 
     [Fact]
+    public void A_change_of_link_explores_at_most_once_a_second()
+    {
+        var link = new LinkEstimator(125e6, measure: true, now: 0);
+        var clock = new Trips(link, 100e6 / 8);
+        Run(clock, 60);
+        clock.BytesPerSecond = 1e9 / 8;
+        Assert.True(BurstWithin(link, clock, 3), "no change noticed");
+        long first = clock.Now;
+        for (int i = 1; i < LinkEstimator.BurstLength; i++)
+        {
+            Assert.True(link.TakeBurst());
+        }
+
+        // Back to 100 Mbit/s within the second: the fit notices (it drops the 1 Gbit/s round trips' bounds, which
+        // said over 25 MB/s) but sends no burst.
+        Run(clock, 8);
+        clock.BytesPerSecond = 100e6 / 8;
+        Assert.False(BurstWithin(link, clock, 6));
+        Assert.True(clock.Now - first < Second);
+        Assert.InRange(link.Estimate(clock.Now, out _), 0.5 * 100e6 / 8, 1.05 * 100e6 / 8);
+
+        // A second later the next change explores again.
+        while (clock.Now - first < 2 * Second)
+        {
+            Run(clock, Ratios.Length);
+        }
+
+        Assert.False(link.TakeBurst());
+        clock.BytesPerSecond = 1e9 / 8;
+        Assert.True(BurstWithin(link, clock, 3), "no burst a second later");
+    }
+
+    private static void Run(Trips clock, int trips)
+    {
+        for (int i = 0; i < trips; i++)
+        {
+            clock.Trip(150_000, wire: 150_000 * Ratios[i % Ratios.Length]);
+        }
+    }
+
+    /// <summary>Whether a burst starts within <paramref name="trips"/> round trips of raw messages.</summary>
+    private static bool BurstWithin(LinkEstimator link, Trips clock, int trips)
+    {
+        for (int i = 0; i < trips; i++)
+        {
+            clock.Trip(150_000, wire: 150_000);
+            if (link.TakeBurst())
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    [Fact]
     public void Blocked_writes_count_for_five_seconds()
     {
         var link = new LinkEstimator(125e6, measure: true, now: 0);
@@ -150,7 +206,36 @@ public sealed class LinkEstimatorTests
 
         Assert.InRange(link.Estimate(3 * Second, out string source), 9.9e6, 10.1e6);
         Assert.Equal("send_rate", source);
-        Assert.Equal(1e6, link.Estimate(10 * Second, out _));
+        // What the link carried counts for 30 s, idle or not.
+        Assert.InRange(link.Estimate(32 * Second, out _), 9.9e6, 10.1e6);
+        Assert.Equal(1e6, link.Estimate(34 * Second, out _));
+    }
+
+    [Fact]
+    public void A_choice_that_sends_fewer_bytes_keeps_the_rate_the_link_carried_but_a_link_that_slows_drops_it()
+    {
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 100_000); // 10 MB/s
+        // A choice that compresses four times more: 2.5 MB/s on the same link.
+        t = Send(link, t, 5, 25_000);
+        Assert.InRange(link.Estimate(t, out string source), 9.9e6, 10.1e6);
+        Assert.Equal("send_rate", source);
+
+        // A link that slows to a sixty-sixth: gone after one busy window, and the new rate counts.
+        t = Send(link, t, 3, 1_500);
+        Assert.InRange(link.Estimate(t, out _), 0.14e6, 0.16e6);
+    }
+
+    /// <summary>Sends <paramref name="bytes"/> every 10 ms for <paramref name="seconds"/> from <paramref name="from"/>; returns the time after.</summary>
+    private static long Send(LinkEstimator link, long from, int seconds, long bytes)
+    {
+        long t = from;
+        for (; t < from + (seconds * Second); t += Second / 100)
+        {
+            link.OnSent(bytes, t);
+        }
+
+        return t;
     }
 
     [Fact]
