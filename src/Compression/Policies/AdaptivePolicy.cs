@@ -276,8 +276,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// third above the choice's, and less as the excess grows, so that its tries cost at most a third of the rate in
     /// throughput; the rest of the rate goes to the other neighbour on the same terms. Where LZ4 fills a link at a
     /// quarter of raw's bytes a raw reply costs four compressed ones, and at half the rate (what taking turns gave it)
-    /// raw's tries alone cost 4.5%;
-    /// raw teaches no codec's ratio or speed, only the link fit, which any neighbour's different wire bytes serve.
+    /// raw's tries alone cost 4.5%; raw teaches no codec's ratio or speed, only the link fit, which any neighbour's
+    /// different wire bytes serve.
     /// </summary>
     private int Explore(AdaptiveKey key, in Model model, int chosen, int cap, long now)
     {

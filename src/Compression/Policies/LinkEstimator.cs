@@ -20,7 +20,7 @@ namespace Surrogate.Compression.Policies;
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
-/// knew and the policy explores for the next few messages.
+/// knew and the policy explores for the next few messages (at most once a second).
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
 /// 1-second window the bytes sent per second reach 75% of the estimate (stay above 60% once full) and, by Little's
@@ -34,12 +34,6 @@ internal sealed class LinkEstimator
 {
     public const double MaxBytesPerSecond = 12.5e9;
     public const double MinBytesPerSecond = 1e3;
-
-    /// <summary>Seconds the highest rate carried counts (<see cref="Carry"/>).</summary>
-    public const int CarriedFor = 30;
-
-    /// <summary>A busy window below the carried rate divided by this drops it.</summary>
-    public const int CarriedDrop = 8;
 
     /// <summary>Messages explored after a change of link.</summary>
     public const int BurstLength = 8;
@@ -74,8 +68,6 @@ internal sealed class LinkEstimator
     private double _sendRate = double.NaN;
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
-    private double _carried = double.NaN;
-    private long _carriedAt;
     private int _burst;
     private long _burstAt = long.MinValue / 2;
     private long _windowMessages;
@@ -139,12 +131,6 @@ internal sealed class LinkEstimator
         if (!double.IsNaN(_fullRate) && now - _fullRateAt <= 5 * _second && _fullRate > rate)
         {
             rate = _fullRate;
-            source = "send_rate";
-        }
-
-        if (!double.IsNaN(_carried) && now - _carriedAt <= CarriedFor * _second && _carried > rate)
-        {
-            rate = _carried;
             source = "send_rate";
         }
 
@@ -263,39 +249,9 @@ internal sealed class LinkEstimator
             bool busy = elapsed <= 2 * _second;
             _previousSendRate = busy && now - _sendRateAt <= 3 * _second ? _sendRate : double.NaN;
             _sendRate = busy ? rate : double.NaN;
-            Carry(busy, now);
             Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
             UpdateFull(busy, Interlocked.Exchange(ref _windowMessages, 0) / (elapsed / (double)_second), now);
-        }
-    }
-
-    /// <summary>
-    /// Keeps the highest rate two busy windows in a row carried for <see cref="CarriedFor"/> seconds: the send rate is
-    /// the current choice's own (a choice that compresses more sends fewer bytes, and the estimate falling with it
-    /// made compressing more look better still, down to zstd at a third of a 1 Gbit/s link). A change of link the
-    /// round-trip fit reports does not drop it (on a busy 1 Gbit/s link stalls fired that test several times in a
-    /// 5 s window, and each took the hold along, which undid a hold tried before); a busy window that carries less
-    /// than 1/<see cref="CarriedDrop"/> of it does: no choice of the ladder cuts the bytes of a message that much,
-    /// and a link slowed from 100 to 1.5 Mbit/s carries 1/66.
-    /// </summary>
-    private void Carry(bool busy, long now)
-    {
-        if (!busy)
-        {
-            return;
-        }
-
-        if (!double.IsNaN(_carried) && _sendRate < _carried / CarriedDrop)
-        {
-            _carried = double.NaN;
-        }
-
-        double carried = Math.Min(_sendRate, _previousSendRate);
-        if (!double.IsNaN(carried) && (double.IsNaN(_carried) || carried >= _carried || now - _carriedAt > CarriedFor * _second))
-        {
-            _carried = carried;
-            _carriedAt = now;
         }
     }
 
