@@ -71,9 +71,7 @@ public sealed partial record CompressionOptions
 
     /// <summary>
     /// The share of messages (0–0.5) the adaptive policy sends with a neighbouring choice to keep its estimates fresh;
-    /// 0.03 by default. A neighbour the model expects to cost more than a third above the choice gets less, so that
-    /// its tries cost at most a third of this share in throughput. Each key (action and size) also tries its
-    /// neighbours at least every 5 s while it is in use.
+    /// 0.03 by default. Each key (action and size) also tries its neighbours at least every 5 s while it is in use.
     /// </summary>
     public double ExplorationRate { get; init; } = 0.03;
 

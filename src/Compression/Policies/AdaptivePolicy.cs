@@ -29,9 +29,8 @@ internal sealed record AdaptiveSettings(
 /// each step of the ladder, the time per message at the bottleneck (throughput: the larger of CPU time over cores and
 /// wire bytes over the link rate) or the time of one message (latency: compressing, slowed by CPU load, the wire
 /// bytes at the link rate, and decompressing at the codec's own speed), from estimates per key (action and size
-/// class); a step a key never tried takes the ladder's prior ratio and the policy-wide speed (else the prior). A share of
-/// messages (smaller for a neighbour the model expects to cost more) and every key at least every 5 s try a
-/// neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
+/// class); a step a key never tried takes the ladder's prior ratio and the policy-wide speed (else the prior). A share of messages and every key
+/// at least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
 /// incompressible messages raw before a codec without early abort (or a key's first message) sees them; and a
 /// compressed message that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where
 /// decompressing must pay for itself) goes raw.
@@ -96,7 +95,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             int best = Best(key, model, _arms.Length - 1);
             chosen = best <= cap ? best : Best(key, model, cap);
             reason = best <= cap ? CompressionDecisionReason.Model : CompressionDecisionReason.CpuGuard;
-            int explore = Explore(key, model, chosen, cap, now);
+            int explore = Explore(key, chosen, cap, now);
             if (explore >= 0)
             {
                 chosen = explore;
@@ -270,16 +269,11 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>
-    /// The step to try instead of <paramref name="chosen"/>, or -1: the neighbour tried longest ago after a change of
-    /// link, for a share of messages, or when it has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>.
-    /// The share is <see cref="AdaptiveSettings.ExplorationRate"/> while the model puts that neighbour's cost within a
-    /// third above the choice's, and less as the excess grows, so that its tries cost at most a third of the rate in
-    /// throughput; the rest of the rate goes to the other neighbour on the same terms. Where LZ4 fills a link at a
-    /// quarter of raw's bytes a raw reply costs four compressed ones, and at half the rate (what taking turns gave it)
-    /// raw's tries alone cost 4.5%; raw teaches no codec's ratio or speed, only the link fit, which any neighbour's
-    /// different wire bytes serve.
+    /// The step to try instead of <paramref name="chosen"/>, or -1: a neighbour (the one tried longest ago) after a
+    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages, or when a neighbour
+    /// has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>.
     /// </summary>
-    private int Explore(AdaptiveKey key, in Model model, int chosen, int cap, long now)
+    private int Explore(AdaptiveKey key, int chosen, int cap, long now)
     {
         int below = chosen - 1;
         int above = chosen + 1 <= cap ? chosen + 1 : -1;
@@ -290,37 +284,12 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
         long[] tried = key.Estimates.LastTried;
         int stalest = below < 0 ? above : above < 0 ? below : tried[above] <= tried[below] ? above : below;
-        int other = stalest == below ? above : below;
-        if (Link.TakeBurst())
+        if (Link.TakeBurst() || (_settings.ExplorationRate > 0 && key.NextDouble() < _settings.ExplorationRate))
         {
             return stalest;
         }
 
-        double rate = _settings.ExplorationRate;
-        if (rate > 0)
-        {
-            double draw = key.NextDouble();
-            double chosenCost = Cost(key, model, chosen);
-            double first = rate * Affordable(key, model, stalest, chosenCost);
-            if (draw < first)
-            {
-                return stalest;
-            }
-
-            if (other >= 0 && draw < first + ((rate - first) * Affordable(key, model, other, chosenCost)))
-            {
-                return other;
-            }
-        }
-
         return key.Messages > 1 && now - tried[stalest] >= _explorationTicks ? stalest : -1;
-    }
-
-    /// <summary>The part of the exploration rate <paramref name="step"/> gets: 1, or a third over its excess cost.</summary>
-    private double Affordable(AdaptiveKey key, in Model model, int step, double chosenCost)
-    {
-        double excess = (Cost(key, model, step) / chosenCost) - 1;
-        return excess <= 1.0 / 3 ? 1 : 1 / (3 * excess);
     }
 
     /// <summary>

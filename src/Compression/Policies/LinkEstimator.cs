@@ -20,7 +20,7 @@ namespace Surrogate.Compression.Policies;
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
-/// knew and the policy explores for the next few messages (at most once a second).
+/// knew and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
 /// 1-second window the bytes sent per second reach 75% of the estimate (stay above 60% once full) and, by Little's
@@ -69,7 +69,6 @@ internal sealed class LinkEstimator
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
     private int _burst;
-    private long _burstAt = long.MinValue / 2;
     private long _windowMessages;
     private double _gapSeconds;
     private int _gaps;
@@ -173,7 +172,7 @@ internal sealed class LinkEstimator
         Span<double> x = [1, lengthBytes / 1e6, wireBytes / 1e6];
         lock (_gate)
         {
-            Update(x, y, now);
+            Update(x, y);
             _gapSeconds += gapTicks / (double)_second;
             _gaps++;
             _bound[_bounds % Bounds] = Math.Min(wireBytes / (gapTicks / (double)_second), MaxBytesPerSecond);
@@ -278,7 +277,7 @@ internal sealed class LinkEstimator
         }
     }
 
-    private void Update(ReadOnlySpan<double> x, double y, long now)
+    private void Update(ReadOnlySpan<double> x, double y)
     {
         Span<double> px = stackalloc double[3];
         for (int i = 0; i < 3; i++)
@@ -293,7 +292,7 @@ internal sealed class LinkEstimator
         if (_samples >= 5 && !double.IsNaN(_noise))
         {
             double spread = Math.Sqrt(_noise);
-            reset = Surprise(error, spread, now);
+            reset = Surprise(error, spread);
             used = reset ? error : Math.Clamp(error, -(3 * spread) - 0.1, (3 * spread) + 0.1);
         }
 
@@ -350,8 +349,8 @@ internal sealed class LinkEstimator
         }
     }
 
-    /// <summary>Counts errors far out on one side; the third in a row resets the fit and asks for exploration (at most once a second).</summary>
-    private bool Surprise(double error, double spread, long now)
+    /// <summary>Counts errors far out on one side; the third in a row resets the fit and asks for exploration.</summary>
+    private bool Surprise(double error, double spread)
     {
         if (Math.Abs(error) <= (4 * spread) + 0.2)
         {
@@ -380,14 +379,7 @@ internal sealed class LinkEstimator
         _roundTrip = double.NaN;
         _bounds = 0;
         _fullRate = double.NaN;
-        // A burst at most once a second: on a busy machine stalls trip the test often (an instrumented loopback run
-        // counted about 200 in 15 s across a service and its four clients), and each burst sent 8 messages with a
-        // neighbour the model may price at four times the choice.
-        if (now - _burstAt >= _second)
-        {
-            _burstAt = now;
-            Volatile.Write(ref _burst, BurstLength);
-        }
+        Volatile.Write(ref _burst, BurstLength);
         return true;
     }
 
