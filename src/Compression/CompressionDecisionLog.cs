@@ -140,10 +140,4 @@ public enum CompressionDecisionReason
 
     /// <summary>Compressed, but the output did not save enough (the saving gate), so the message went raw.</summary>
     Rejected,
-
-    /// <summary>The adaptive policy's trial: an epoch of raw or of the cheapest codec, measured against the model's choice.</summary>
-    Trial,
-
-    /// <summary>The adaptive policy held raw or the cheapest codec because its last trial measured it faster than the model's choice.</summary>
-    TrialVerdict,
 }

@@ -33,8 +33,7 @@ internal sealed record AdaptiveSettings(
 /// at least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
 /// incompressible messages raw before a codec without early abort (or a key's first message) sees them; and a
 /// compressed message that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where
-/// decompressing must pay for itself) goes raw. Unless the goal is latency, a <see cref="ModeTrial"/> measures
-/// raw and the cheapest codec against the model's choice and holds whichever it measured faster, without exploring.
+/// decompressing must pay for itself) goes raw.
 /// </summary>
 internal sealed class AdaptivePolicy : MessagePolicy
 {
@@ -70,8 +69,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
     public LinkEstimator Link { get; }
 
-    public ModeTrial Trial { get; } = new();
-
     public IReadOnlyList<Arm> Arms => _arms;
 
     public override CompressionChoice Choose(string action, ReadOnlySpan<byte> sample, long length)
@@ -83,10 +80,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
         CompressionMetrics.Link(link, source);
         CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal
             : Cpu.Loaded || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
-        bool held = false;
-        TrialMode mode = _arms.Length > 1
-            ? Trial.Next(now, _settings.Goal != CompressionGoal.Latency, out held)
-            : TrialMode.None;
         var model = new Model(length == long.MaxValue ? CompressedFrame.StreamBlockSize : length, link, goal, Cpu.Utilization, Cpu.CpuSecondsPerByte, _env.ProcessorCount);
         int cap = Math.Min(Cpu.Cap, _arms.Length - 1);
         int chosen;
@@ -102,12 +95,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
             int best = Best(key, model, _arms.Length - 1);
             chosen = best <= cap ? best : Best(key, model, cap);
             reason = best <= cap ? CompressionDecisionReason.Model : CompressionDecisionReason.CpuGuard;
-            if (mode is TrialMode.Raw or TrialMode.Cheapest)
-            {
-                chosen = mode == TrialMode.Raw ? 0 : 1;
-                reason = held ? CompressionDecisionReason.TrialVerdict : CompressionDecisionReason.Trial;
-            }
-            else if (mode == TrialMode.None && Explore(key, chosen, cap, now) is var explore and >= 0)
+            int explore = Explore(key, chosen, cap, now);
+            if (explore >= 0)
             {
                 chosen = explore;
                 reason = CompressionDecisionReason.Exploration;
@@ -149,7 +138,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
         base.Sent(choice, outcome);
         long now = _env.Timestamp;
         Cpu.AddWork(outcome.Length, outcome.ElapsedTicks);
-        Trial.Sent(now, outcome.Length);
         Link.OnSent(outcome.WireLength, now);
         // A gate that asked more than the whole message (the latency model on a link faster than the codec decodes)
         // kept the codec from being tried: nothing was learnt, and the time it took is no codec's speed.

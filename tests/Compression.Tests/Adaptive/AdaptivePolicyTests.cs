@@ -177,13 +177,13 @@ public sealed class AdaptivePolicyTests
         AdaptivePolicy policy = PolicyWorld.Adaptive(env, 100_000_000, goal: CompressionGoal.Auto, cpuHigh: 1);
         var world = new PolicyWorld(policy, env) { LinkBytesPerSecond = 12.5e6 };
         env.Utilization = 0.2;
-        Assert.Equal(CompressionGoal.Latency, world.Send(Message, 200)[^1].Goal);
+        Assert.Equal(CompressionGoal.Latency, world.Send(Message, 100)[^1].Goal);
         env.Utilization = 0.9;
-        Assert.Equal(CompressionGoal.Throughput, world.Send(Message, 200)[^1].Goal);
+        Assert.Equal(CompressionGoal.Throughput, world.Send(Message, 100)[^1].Goal);
         env.Utilization = 0.55; // between: stays loaded
-        Assert.Equal(CompressionGoal.Throughput, world.Send(Message, 200)[^1].Goal);
+        Assert.Equal(CompressionGoal.Throughput, world.Send(Message, 100)[^1].Goal);
         env.Utilization = 0.3;
-        Assert.Equal(CompressionGoal.Latency, world.Send(Message, 200)[^1].Goal);
+        Assert.Equal(CompressionGoal.Latency, world.Send(Message, 100)[^1].Goal);
     }
 
     [Fact]
