@@ -72,6 +72,8 @@ public sealed class CompressionOptionsTests
         Assert.Equal((CompressionCodec.GZip, 6), ContenderCatalog.Get("format-gzip").ModelCodec);
         Assert.Equal((CompressionCodec.Deflate, 6), ContenderCatalog.Get("format-deflate").ModelCodec);
         Assert.Equal((CompressionCodec.Lz4, 9), ContenderCatalog.Get("lz4-9").ModelCodec);
+        Assert.Null(ContenderCatalog.Get("raw-framed").ModelCodec); // every message raw: nothing to model
+        Assert.False(ContenderCatalog.Get("raw-framed").IsPolicy);
         Assert.NotNull(ContenderCatalog.Get("format-deflate").CannotWork("soaphost"));
         Assert.Null(ContenderCatalog.Get("format-deflate").CannotWork("corewcf"));
         Assert.Null(ContenderCatalog.Get("zstd-1").CannotWork("soaphost"));

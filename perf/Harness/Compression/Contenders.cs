@@ -28,7 +28,7 @@ public sealed record Contender(string Name, string Label, CompressionOptions? Op
     {
         BuiltInCompression.GZip => (CompressionCodec.GZip, 6),
         BuiltInCompression.Deflate => (CompressionCodec.Deflate, 6),
-        _ => Options is { Policy: CompressionPolicy.Fixed } o ? (o.Codec, o.EffectiveLevel) : null,
+        _ => Options is { Policy: CompressionPolicy.Fixed, MinMessageSize: < int.MaxValue } o ? (o.Codec, o.EffectiveLevel) : null,
     };
 
     /// <summary>Whether a policy chooses per message (the server logs its decisions).</summary>
@@ -53,8 +53,15 @@ public static class ContenderCatalog
     public const string UncompressedName = "uncompressed";
     public const string AdaptiveName = "adaptive";
     public const string Rules2011Name = "rules-2011";
+    public const string RawFramedName = "raw-framed";
 
     public static Contender Uncompressed { get; } = new(UncompressedName, "uncompressed (binary)", null);
+
+    /// <summary>
+    /// Our encoder sending every message raw (a floor above any message): what the frame and the encoder around the
+    /// binary one cost without a codec or a policy. Asked for by name only.
+    /// </summary>
+    public static Contender RawFramed { get; } = new(RawFramedName, "our frame, every message raw", new CompressionOptions { MinMessageSize = int.MaxValue });
 
     public static IReadOnlyList<Contender> Defaults { get; } =
     [
@@ -77,13 +84,18 @@ public static class ContenderCatalog
     /// <summary>The short version's contenders (CI): the baseline, one built-in, the 2011 codec, the fastest modern one and the adaptive policy.</summary>
     public static IReadOnlyList<string> QuickNames { get; } = [UncompressedName, "format-gzip", "deflate-6", "zstd-1", AdaptiveName];
 
-    /// <summary>A contender by name: a default one, or <c>codec-level</c> for any level offered.</summary>
+    /// <summary>A contender by name: a default one, <c>raw-framed</c>, or <c>codec-level</c> for any level offered.</summary>
     /// <exception cref="ArgumentException">Unknown name, or a level the codec does not offer (the message lists them).</exception>
     public static Contender Get(string name)
     {
         if (Defaults.FirstOrDefault(c => c.Name == name) is { } known)
         {
             return known;
+        }
+
+        if (name == RawFramedName)
+        {
+            return RawFramed;
         }
 
         int dash = name.LastIndexOf('-');
@@ -95,7 +107,7 @@ public static class ContenderCatalog
                 : throw new ArgumentException($"Contender '{name}': {codec} offers levels {string.Join(", ", CompressionOptions.Levels(codec))}.");
         }
 
-        throw new ArgumentException($"Unknown contender '{name}'; known: {string.Join(", ", Defaults.Select(c => c.Name))}, or codec-level (e.g. zstd-9).");
+        throw new ArgumentException($"Unknown contender '{name}'; known: {string.Join(", ", Defaults.Select(c => c.Name))}, {RawFramedName}, or codec-level (e.g. zstd-9).");
     }
 
     /// <summary>
