@@ -28,7 +28,7 @@ public sealed record Contender(string Name, string Label, CompressionOptions? Op
     {
         BuiltInCompression.GZip => (CompressionCodec.GZip, 6),
         BuiltInCompression.Deflate => (CompressionCodec.Deflate, 6),
-        _ => Options is { Policy: CompressionPolicy.Fixed, MinMessageSize: < int.MaxValue } o ? (o.Codec, o.EffectiveLevel) : null,
+        _ => Options is { Policy: CompressionPolicy.Fixed } o && o.MinMessageSize <= BenchContract.MaxMessage ? (o.Codec, o.EffectiveLevel) : null,
     };
 
     /// <summary>Whether a policy chooses per message (the server logs its decisions).</summary>
@@ -81,6 +81,9 @@ public static class ContenderCatalog
         new(Rules2011Name, "2011 rules (DynamicEncoder)", CompressionOptions.Rules2011),
     ];
 
+    /// <summary>Every contender with a name of its own: the defaults and <see cref="RawFramed"/>.</summary>
+    private static IEnumerable<Contender> Named => Defaults.Append(RawFramed);
+
     /// <summary>The short version's contenders (CI): the baseline, one built-in, the 2011 codec, the fastest modern one and the adaptive policy.</summary>
     public static IReadOnlyList<string> QuickNames { get; } = [UncompressedName, "format-gzip", "deflate-6", "zstd-1", AdaptiveName];
 
@@ -88,14 +91,9 @@ public static class ContenderCatalog
     /// <exception cref="ArgumentException">Unknown name, or a level the codec does not offer (the message lists them).</exception>
     public static Contender Get(string name)
     {
-        if (Defaults.FirstOrDefault(c => c.Name == name) is { } known)
+        if (Named.FirstOrDefault(c => c.Name == name) is { } known)
         {
             return known;
-        }
-
-        if (name == RawFramedName)
-        {
-            return RawFramed;
         }
 
         int dash = name.LastIndexOf('-');
@@ -107,7 +105,7 @@ public static class ContenderCatalog
                 : throw new ArgumentException($"Contender '{name}': {codec} offers levels {string.Join(", ", CompressionOptions.Levels(codec))}.");
         }
 
-        throw new ArgumentException($"Unknown contender '{name}'; known: {string.Join(", ", Defaults.Select(c => c.Name))}, {RawFramedName}, or codec-level (e.g. zstd-9).");
+        throw new ArgumentException($"Unknown contender '{name}'; known: {string.Join(", ", Named.Select(c => c.Name))}, or codec-level (e.g. zstd-9).");
     }
 
     /// <summary>
