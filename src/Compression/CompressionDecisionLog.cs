@@ -140,4 +140,10 @@ public enum CompressionDecisionReason
 
     /// <summary>Compressed, but the output did not save enough (the saving gate), so the message went raw.</summary>
     Rejected,
+
+    /// <summary>
+    /// The adaptive policy's peer is on this machine (a loopback address or a Unix domain socket): the bytes cross
+    /// memory, not a link, so compressing only adds CPU and the message went raw (<see cref="CompressionOptions.RawToLocalPeers"/>).
+    /// </summary>
+    LocalPeer,
 }

@@ -88,6 +88,14 @@ public sealed partial record CompressionOptions
     public bool MeasureLink { get; init; } = true;
 
     /// <summary>
+    /// Whether the adaptive policy, while it measures the link, sends raw to a peer on this machine (a loopback
+    /// address, a Unix domain socket) and leaves those messages out of its link estimate (true by default): they cross
+    /// memory, where compressing costs more CPU than the copy it saves. False when the local peer forwards over a link
+    /// (a sidecar proxy or relay), so its messages are priced like any other.
+    /// </summary>
+    public bool RawToLocalPeers { get; init; } = true;
+
+    /// <summary>
     /// The smallest saving (0–0.9) for which the adaptive policy sends a compressed message rather than the raw one;
     /// 0.03 by default. The latency model raises it where decompressing would cost more than the bytes saved.
     /// </summary>

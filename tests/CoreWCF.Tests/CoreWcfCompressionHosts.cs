@@ -12,6 +12,8 @@ namespace Surrogate.ServiceModel.Tests;
 /// <summary>The compression suite's host on CoreWCF: each variant's endpoint with the CoreWCF binding of the same configuration.</summary>
 public abstract class CoreWcfCompressionHost : CompressionHost
 {
+    public override bool ServiceKnowsItsPeer => true;
+
     protected override async Task<IShopServer> StartAsync(IReadOnlyList<CompressionVariant> variants)
     {
         CoreWcfServer server = await CoreWcfServer.StartAsync(IsNetTcp ? "net.tcp" : "http", [.. variants.Select(v => v.Path)], services =>

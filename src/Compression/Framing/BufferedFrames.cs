@@ -20,12 +20,12 @@ internal static class BufferedFrames
     /// Frames <paramref name="message"/> (written by the inner encoder at <paramref name="messageOffset"/> + <see cref="Reserve"/>
     /// or later): compressed when the settings' policy chooses a codec and the result saves what the choice asks,
     /// raw otherwise. The returned segment starts at or after <paramref name="messageOffset"/>; <paramref name="message"/>'s
-    /// buffer is returned to the pool unless the frame is in it.
+    /// buffer is returned to the pool unless the frame is in it. <paramref name="localPeer"/>: the peer is on this machine.
     /// </summary>
-    public static ArraySegment<byte> Encode<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings, string? action = null)
+    public static ArraySegment<byte> Encode<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings, string? action = null, bool localPeer = false)
         where TPool : IBufferPool
     {
-        CompressionChoice choice = settings.Choose(action, message, message.Count);
+        CompressionChoice choice = settings.Choose(action, message, message.Count, localPeer);
         long started = Stopwatch.GetTimestamp();
         // The compressed frame must come out smaller than the raw one, and by the share the choice asks.
         int capacity = Math.Min(message.Count - 1, (int)(message.Count * choice.MaxRatio)) - (Reserve - RawHeader);

@@ -42,10 +42,15 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
     /// <summary>
     /// The codec (null: raw) and level for a message of <paramref name="length"/> encoded bytes whose first bytes are
     /// <paramref name="sample"/> (<see cref="long.MaxValue"/>: a streamed message longer than one block). Below the
-    /// size floor the policy is not asked.
+    /// size floor the policy is not asked, nor is one that sends raw to a peer on this machine (<paramref name="localPeer"/>).
     /// </summary>
-    public CompressionChoice Choose(string? action, ReadOnlySpan<byte> sample, long length) =>
-        length < minMessageSize ? CompressionChoice.BelowFloor : Policy.Choose(action ?? string.Empty, sample, length);
+    public CompressionChoice Choose(string? action, ReadOnlySpan<byte> sample, long length, bool localPeer = false) =>
+        length < minMessageSize ? CompressionChoice.BelowFloor
+        : localPeer && Policy.RawToLocalPeers ? CompressionChoice.LocalPeer(action)
+        : Policy.Choose(action ?? string.Empty, sample, length);
+
+    /// <summary>Whether the encoder should tell <see cref="Choose"/> if a message's peer is on this machine (a lookup per message).</summary>
+    public bool WantsPeer => Policy.RawToLocalPeers;
 
     public void ReportSent(in CompressionChoice choice, in CompressionOutcome outcome)
     {

@@ -13,7 +13,7 @@ namespace Surrogate.Compression.Framing;
 /// leaves the transport's stream open. The time each write to the transport takes goes to the policy: a write that
 /// blocks shows the link's pace.
 /// </summary>
-internal sealed class FrameWriteStream(Stream output, CompressionSettings settings, string? action = null) : Stream
+internal sealed class FrameWriteStream(Stream output, CompressionSettings settings, string? action = null, bool localPeer = false) : Stream
 {
     private readonly byte[] _block = ArrayPool<byte>.Shared.Rent(CompressedFrame.StreamBlockSize);
     private byte[]? _scratch;
@@ -122,7 +122,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
         if (!_started)
         {
             // The first block decides: a message that ended below the floor goes raw, as a buffered one would.
-            _choice = settings.Choose(action, _block.AsSpan(0, _filled), _filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue);
+            _choice = settings.Choose(action, _block.AsSpan(0, _filled), _filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue, localPeer);
         }
 
         // _scratch holds what goes out first: the frame header (first block only), the block header, and a
@@ -178,6 +178,10 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
             }
         }
 
-        settings.Policy.TransportWrite(used + rawPayload.Length, Stopwatch.GetTimestamp() - writing);
+        // A peer on this machine is not on the link the policy measures.
+        if (!localPeer)
+        {
+            settings.Policy.TransportWrite(used + rawPayload.Length, Stopwatch.GetTimestamp() - writing);
+        }
     }
 }

@@ -14,6 +14,7 @@ internal sealed record AdaptiveSettings(
     double CpuHighWatermark,
     double CpuLowWatermark,
     CompressionDecisionLog? Log,
+    bool RawToLocalPeers = true,
     ulong Seed = 0x9E3779B97F4A7C15)
 {
     /// <summary>Each key tries the steps next to its choice at least this often while it is in use.</summary>
@@ -21,7 +22,7 @@ internal sealed record AdaptiveSettings(
 
     public static AdaptiveSettings From(CompressionOptions options) => new(
         ArmLadder.Build(options.AdaptiveCodecs), options.Goal, options.ExplorationRate, options.LinkBitsPerSecond / 8.0,
-        options.MeasureLink, options.MinSaving, options.CpuHighWatermark, options.CpuLowWatermark, options.DecisionLog);
+        options.MeasureLink, options.MinSaving, options.CpuHighWatermark, options.CpuLowWatermark, options.DecisionLog, options.RawToLocalPeers);
 }
 
 /// <summary>
@@ -33,7 +34,8 @@ internal sealed record AdaptiveSettings(
 /// at least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
 /// incompressible messages raw before a codec without early abort (or a key's first message) sees them; and a
 /// compressed message that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where
-/// decompressing must pay for itself) goes raw.
+/// decompressing must pay for itself) goes raw. While it measures the link, messages to a peer on this machine go raw
+/// without a decision and stay out of the link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
 /// </summary>
 internal sealed class AdaptivePolicy : MessagePolicy
 {
@@ -133,11 +135,18 @@ internal sealed class AdaptivePolicy : MessagePolicy
         return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate);
     }
 
+    public override bool RawToLocalPeers => _settings.MeasureLink && _settings.RawToLocalPeers;
+
     public override void Sent(in CompressionChoice choice, in CompressionOutcome outcome)
     {
         base.Sent(choice, outcome);
         long now = _env.Timestamp;
         Cpu.AddWork(outcome.Length, outcome.ElapsedTicks);
+        if (choice.Reason == CompressionDecisionReason.LocalPeer)
+        {
+            return;
+        }
+
         Link.OnSent(outcome.WireLength, now);
         // A gate that asked more than the whole message (the latency model on a link faster than the codec decodes)
         // kept the codec from being tried: nothing was learnt, and the time it took is no codec's speed.

@@ -36,6 +36,9 @@ internal abstract class MessagePolicy(CompressionDecisionLog? log)
     /// <summary>A message was received as <paramref name="outcome"/> says.</summary>
     public virtual void Received(in CompressionOutcome outcome) => CompressionMetrics.Received(outcome);
 
+    /// <summary>Whether a message to a peer on this machine goes raw without asking <see cref="Choose"/>.</summary>
+    public virtual bool RawToLocalPeers => false;
+
     /// <summary>A clock for one session encoder's sends and receives, or null when the policy does not time round trips.</summary>
     public virtual RoundTripClock? CreateClock() => null;
 
@@ -84,4 +87,7 @@ internal readonly record struct CompressionChoice(
     double RawPredictedRate = double.NaN)
 {
     public static CompressionChoice BelowFloor { get; } = new(null, 0, CompressionDecisionReason.BelowFloor, null);
+
+    /// <summary>Raw to a peer on this machine.</summary>
+    public static CompressionChoice LocalPeer(string? action) => new(null, 0, CompressionDecisionReason.LocalPeer, action ?? string.Empty);
 }

@@ -42,16 +42,22 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
         ArgumentNullException.ThrowIfNull(bufferManager);
         // The inner message may be as large as this end would accept decompressed; the frame must fit maxMessageSize.
         string? action = message.Headers.Action;
+        bool localPeer = settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To);
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
         int length = encoded.Count;
-        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action);
+        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer);
         if (frame.Count > maxMessageSize - (frame.Offset - messageOffset))
         {
             bufferManager.ReturnBuffer(frame.Array!);
             throw new QuotaExceededException($"The compressed message of {frame.Count} bytes exceeds the maximum message size quota for outgoing messages ({maxMessageSize}).");
         }
 
-        clock?.Sent(frame.Count, length);
+        // Round trips with a peer on this machine time memory, not the link (the next receive is not timed either).
+        if (!localPeer)
+        {
+            clock?.Sent(frame.Count, length);
+        }
+
         return frame;
     }
 
@@ -59,7 +65,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        using var frame = new FrameWriteStream(stream, settings, message.Headers.Action);
+        using var frame = new FrameWriteStream(stream, settings, message.Headers.Action, settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To));
         inner.WriteMessage(message, frame);
         frame.Complete();
     }
@@ -68,7 +74,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        var frame = new FrameWriteStream(stream, settings, message.Headers.Action);
+        var frame = new FrameWriteStream(stream, settings, message.Headers.Action, settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To));
         await using (frame.ConfigureAwait(false))
         {
             await inner.WriteMessageAsync(message, frame).ConfigureAwait(false);

@@ -59,9 +59,10 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(bufferManager);
         string? action = message.Headers.Action;
+        bool localPeer = LocalPeer();
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
         int length = encoded.Count;
-        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action);
+        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer);
         if (frame.Count > maxMessageSize - (frame.Offset - messageOffset))
         {
             bufferManager.ReturnBuffer(frame.Array!);
@@ -69,7 +70,12 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
         }
 
         // CoreWCF writes a connection's replies through another session encoder than the one that read its requests.
-        RoundTripClock.ForReply(clock, clock is null ? null : OperationContext.Current?.IncomingMessageProperties)?.Sent(frame.Count, length);
+        // Round trips with a peer on this machine time memory, not the link.
+        if (!localPeer)
+        {
+            RoundTripClock.ForReply(clock, clock is null ? null : OperationContext.Current?.IncomingMessageProperties)?.Sent(frame.Count, length);
+        }
+
         return frame;
     }
 
@@ -77,12 +83,28 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        var frame = new FrameWriteStream(stream, settings, message.Headers.Action);
+        var frame = new FrameWriteStream(stream, settings, message.Headers.Action, LocalPeer());
         await using (frame.ConfigureAwait(false))
         {
             await inner.WriteMessageAsync(message, frame).ConfigureAwait(false);
             await frame.CompleteAsync().ConfigureAwait(false);
         }
+    }
+
+    /// <summary>
+    /// Whether the request this encoder answers came from this machine (only asked when the policy sends raw there):
+    /// the connection's remote address, or a Unix domain socket's address, which has none.
+    /// </summary>
+    private bool LocalPeer()
+    {
+        if (!settings.WantsPeer || OperationContext.Current is not { } context)
+        {
+            return false;
+        }
+
+        return context.IncomingMessageProperties?.TryGetValue(RemoteEndpointMessageProperty.Name, out object? value) == true && value is RemoteEndpointMessageProperty remote
+            ? LocalPeers.IsLocal(remote.Address)
+            : LocalPeers.IsLocal(context.IncomingMessageHeaders?.To);
     }
 
     private readonly struct Buffers(BufferManager manager) : IBufferPool

@@ -34,7 +34,8 @@ public abstract partial class CompressionContract
             DataSetAssert.Equivalent(dataSet, await proxy.EchoDataSetAsync(dataSet));
             DataSetAssert.Equivalent(dataSet, await proxy.EchoSurrogateAsync(dataSet));
             Assert.Equal([5, 6], await proxy.EchoBytesAsync([5, 6]));
-            // The pinned adaptive end and every static one compress these messages; the measuring one may not on loopback.
+            // The pinned adaptive end and every static one compress these messages; the measuring one sends raw to a
+            // peer on this machine (A_measuring_end_sends_raw_to_a_peer_on_this_machine).
             if (client != CompressionVariant.AdaptiveDefaults.Name)
             {
                 Assert.True(CompressedFrames(host.Relay.Sent), $"{client} should compress the DataSet request");
@@ -45,6 +46,38 @@ public abstract partial class CompressionContract
                 Assert.True(CompressedFrames(host.Relay.Received), $"{service} should compress the replies");
             }
         });
+    }
+
+    [Fact]
+    public async Task A_measuring_end_sends_raw_to_a_peer_on_this_machine()
+    {
+        DataSet dataSet = OrdersScenario.Create(orders: 200, seed: 11);
+        long before = host.Log.Count;
+        await UseAsync(CompressionVariant.AdaptiveDefaults, async proxy =>
+        {
+            host.Relay.Reset();
+            for (int i = 0; i < 3; i++)
+            {
+                DataSetAssert.Equivalent(dataSet, await proxy.EchoDataSetAsync(dataSet));
+            }
+
+            Assert.False(CompressedFrames(host.Relay.Sent), "a request to the relay on 127.0.0.1 went compressed");
+            if (host.ServiceKnowsItsPeer)
+            {
+                Assert.False(CompressedFrames(host.Relay.Received), "a reply to the relay on 127.0.0.1 went compressed");
+            }
+        });
+        List<CompressionDecision> decisions = [.. host.Log.Snapshot().TakeLast((int)(host.Log.Count - before))];
+        string request = "urn:surrogate:compression/Orders/EchoDataSet";
+        List<CompressionDecision> requests = [.. decisions.Where(d => d.Action == request)];
+        Assert.Equal(3, requests.Count);
+        Assert.All(requests, d => Assert.Equal(CompressionDecisionReason.LocalPeer, d.Reason));
+        List<CompressionDecision> replies = [.. decisions.Where(d => d.Action == request + "Response")];
+        Assert.Equal(3, replies.Count);
+        if (host.ServiceKnowsItsPeer)
+        {
+            Assert.All(replies, d => Assert.Equal(CompressionDecisionReason.LocalPeer, d.Reason));
+        }
     }
 
     [Fact]

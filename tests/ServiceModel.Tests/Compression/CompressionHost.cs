@@ -32,6 +32,12 @@ public abstract class CompressionHost : IAsyncLifetime
     /// </summary>
     public bool ReadErrorsReachTheCaller => !IsNetTcp;
 
+    /// <summary>
+    /// Whether the service's encoder knows which peer a reply goes to, so a measuring service sends raw to one on this
+    /// machine: CoreWCF gives each request the connection's remote address; the stand-in host does not.
+    /// </summary>
+    public virtual bool ServiceKnowsItsPeer => false;
+
     public IShopServer Server => _server ?? throw new InvalidOperationException("Not started.");
 
     public ICountingRelay Relay => _relay ?? throw new InvalidOperationException("Not started.");
