@@ -42,7 +42,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
         ArgumentNullException.ThrowIfNull(bufferManager);
         // The inner message may be as large as this end would accept decompressed; the frame must fit maxMessageSize.
         string? action = message.Headers.Action;
-        bool localPeer = settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To);
+        bool localPeer = LocalPeer(message);
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
         int length = encoded.Count;
         ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer);
@@ -65,7 +65,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        using var frame = new FrameWriteStream(stream, settings, message.Headers.Action, settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To));
+        using var frame = new FrameWriteStream(stream, settings, message.Headers.Action, LocalPeer(message));
         inner.WriteMessage(message, frame);
         frame.Complete();
     }
@@ -74,13 +74,16 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
-        var frame = new FrameWriteStream(stream, settings, message.Headers.Action, settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To));
+        var frame = new FrameWriteStream(stream, settings, message.Headers.Action, LocalPeer(message));
         await using (frame.ConfigureAwait(false))
         {
             await inner.WriteMessageAsync(message, frame).ConfigureAwait(false);
             await frame.CompleteAsync().ConfigureAwait(false);
         }
     }
+
+    /// <summary>Whether <paramref name="message"/> goes to a peer on this machine (only asked when the policy sends raw there).</summary>
+    private bool LocalPeer(Message message) => settings.WantsPeer && LocalPeers.IsLocal(message.Headers.To);
 
     private readonly struct Buffers(BufferManager manager) : IBufferPool
     {
