@@ -58,34 +58,23 @@ public sealed class StandInHttpCompressionHost : StandInCompressionHost
 public sealed class StandInNetTcpCompressionTests(StandInNetTcpCompressionHost host, ITestOutputHelper output)
     : StreamedCompressionContract(host, output), IClassFixture<StandInNetTcpCompressionHost>
 {
-    protected override void ExpectPlainClientError(Exception outcome) => StandInRefusal(outcome);
+    protected override void ExpectPlainClientError(Exception outcome) => AssertRefused(outcome, "net.tcp");
 
     protected override void ExpectCompressingClientError(Exception outcome)
     {
-        StandInRefusal(outcome);
+        AssertRefused(outcome, "net.tcp");
         Assert.Contains("surrogate-compressed", outcome.Message, StringComparison.Ordinal);
-    }
-
-    /// <summary>
-    /// The refusal names the content type sent and the service; the words around them are System.ServiceModel's own,
-    /// in the machine's language (Turkish under tr_TR), so they are not what is checked.
-    /// </summary>
-    internal static void StandInRefusal(Exception outcome)
-    {
-        Assert.IsType<System.ServiceModel.ProtocolException>(outcome);
-        Assert.Contains("application/soap+msbin", outcome.Message, StringComparison.Ordinal);
-        Assert.Matches(@"(net\.tcp|http)://127\.0\.0\.1:\d+/", outcome.Message);
     }
 }
 
 public sealed class StandInHttpCompressionTests(StandInHttpCompressionHost host, ITestOutputHelper output)
     : CompressionContract(host, output), IClassFixture<StandInHttpCompressionHost>
 {
-    protected override void ExpectPlainClientError(Exception outcome) => StandInNetTcpCompressionTests.StandInRefusal(outcome);
+    protected override void ExpectPlainClientError(Exception outcome) => AssertRefused(outcome, "http");
 
     protected override void ExpectCompressingClientError(Exception outcome)
     {
-        StandInNetTcpCompressionTests.StandInRefusal(outcome);
+        AssertRefused(outcome, "http");
         Assert.Contains("surrogate-compressed", outcome.Message, StringComparison.Ordinal);
     }
 }

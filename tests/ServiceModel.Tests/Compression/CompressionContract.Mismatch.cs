@@ -1,5 +1,6 @@
 using System.ServiceModel;
 using System.ServiceModel.Description;
+using System.Text.RegularExpressions;
 using Xunit;
 
 namespace Surrogate.ServiceModel.Tests;
@@ -68,6 +69,22 @@ public abstract partial class CompressionContract
 
     /// <summary>What a compressing client is told by this host when it calls a plain endpoint.</summary>
     protected abstract void ExpectCompressingClientError(Exception outcome);
+
+    /// <summary>
+    /// A refusal as the client reports it: a ProtocolException naming the service at <paramref name="scheme"/>://127.0.0.1
+    /// and, where the host says why, the content type sent. The words around them are System.ServiceModel's own, in the
+    /// machine's language (Turkish under tr_TR), so they are not what is checked.
+    /// </summary>
+    protected static void AssertRefused(Exception outcome, string scheme, bool namesContentType = true)
+    {
+        Assert.IsType<ProtocolException>(outcome);
+        if (namesContentType)
+        {
+            Assert.Contains("application/soap+msbin", outcome.Message, StringComparison.Ordinal);
+        }
+
+        Assert.Matches($@"{Regex.Escape(scheme)}://127\.0\.0\.1:\d+/", outcome.Message);
+    }
 
     private int Port => host.Server.GetEndpointAddress(CompressionVariant.Zstd.Path).Port;
 
