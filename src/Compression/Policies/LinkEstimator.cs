@@ -17,6 +17,8 @@ namespace Surrogate.Compression.Policies;
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
+/// <item>the highest rate two such windows in a row carried (<see cref="CarriedRate"/>): held while choices that
+/// compress more send fewer bytes;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
@@ -26,8 +28,7 @@ namespace Surrogate.Compression.Policies;
 /// 1-second window the bytes sent per second reach 75% of the estimate (stay above 60% once full) and, by Little's
 /// law, messages per second × the mean round trip says at least 1.5 calls are in flight (1.25 once full). One
 /// closed-loop caller has about one in flight however slow the link; several callers that queue on a full link have
-/// several. Without round trips (sessionless transports, or MeasureLink off) it is never full. While full, a full
-/// window's send rate is the link's and counts for 5 s (the highest one).
+/// several. Without round trips (sessionless transports, or MeasureLink off) it is never full.
 /// </para>
 /// </summary>
 internal sealed class LinkEstimator
@@ -74,8 +75,7 @@ internal sealed class LinkEstimator
     private int _gaps;
     private double _inFlight = double.NaN;
     private bool _full;
-    private double _fullRate = double.NaN;
-    private long _fullRateAt;
+    private readonly CarriedRate _carried = new();
 
     public LinkEstimator(double priorBytesPerSecond, bool measure, long now)
     {
@@ -127,9 +127,10 @@ internal sealed class LinkEstimator
             source = "send_rate";
         }
 
-        if (!double.IsNaN(_fullRate) && now - _fullRateAt <= 5 * _second && _fullRate > rate)
+        double carried = _carried.At(now);
+        if (carried > rate)
         {
-            rate = _fullRate;
+            rate = carried;
             source = "send_rate";
         }
 
@@ -250,7 +251,9 @@ internal sealed class LinkEstimator
             _sendRate = busy ? rate : double.NaN;
             Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
-            UpdateFull(busy, Interlocked.Exchange(ref _windowMessages, 0) / (elapsed / (double)_second), now);
+            long messages = Interlocked.Exchange(ref _windowMessages, 0);
+            UpdateFull(busy, messages / (elapsed / (double)_second), now);
+            _carried.Window(_sendRate, messages, _full, now);
         }
     }
 
@@ -268,13 +271,6 @@ internal sealed class LinkEstimator
         double used = _sendRate / EstimateLocked(now, out _);
         bool full = busy && _inFlight >= (was ? 1.25 : 1.5) && used >= (was ? 0.6 : 0.75);
         Volatile.Write(ref _full, full);
-        // Calls queued on a full link: the bytes sent per second are the link's rate. Held for 5 s, so that a choice
-        // that makes this process the bottleneck (and its send rate fall) is not taken as a slower link.
-        if (full && (double.IsNaN(_fullRate) || _sendRate >= _fullRate || now - _fullRateAt > 5 * _second))
-        {
-            _fullRate = _sendRate;
-            _fullRateAt = now;
-        }
     }
 
     private void Update(ReadOnlySpan<double> x, double y)
@@ -378,7 +374,6 @@ internal sealed class LinkEstimator
         _samples = 0;
         _roundTrip = double.NaN;
         _bounds = 0;
-        _fullRate = double.NaN;
         Volatile.Write(ref _burst, BurstLength);
         return true;
     }

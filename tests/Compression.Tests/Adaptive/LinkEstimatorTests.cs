@@ -150,7 +150,76 @@ public sealed class LinkEstimatorTests
 
         Assert.InRange(link.Estimate(3 * Second, out string source), 9.9e6, 10.1e6);
         Assert.Equal("send_rate", source);
-        Assert.Equal(1e6, link.Estimate(10 * Second, out _));
+        // What the link carried counts for a minute after the last pair of windows that carried it (at 3 s), idle or not.
+        Assert.InRange(link.Estimate(62 * Second, out _), 9.9e6, 10.1e6);
+        Assert.Equal(1e6, link.Estimate(64 * Second, out _));
+    }
+
+    [Fact]
+    public void A_choice_that_sends_fewer_bytes_keeps_the_rate_the_link_carried_but_a_link_that_slows_drops_it()
+    {
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 100_000); // 10 MB/s
+        // A choice that compresses more: a quarter of the bytes on the same link, then a seventh.
+        t = Send(link, t, 5, 25_000);
+        t = Send(link, t, 3, 14_300);
+        Assert.InRange(link.Estimate(t, out string source), 9.9e6, 10.1e6);
+        Assert.Equal("send_rate", source);
+
+        // A link that slows to a sixty-sixth: gone after one busy window, and the new rate counts.
+        t = Send(link, t, 3, 1_500);
+        Assert.InRange(link.Estimate(t, out _), 0.14e6, 0.16e6);
+    }
+
+    [Fact]
+    public void A_few_large_messages_a_window_hold_nothing()
+    {
+        // Bytes counted as the transport takes them: four 1 MB messages can be most of a window's bytes on any link.
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = 0;
+        for (; t <= 3 * Second; t += Second / 4)
+        {
+            link.OnSent(1_000_000, t);
+        }
+
+        Assert.InRange(link.Estimate(t, out _), 3.9e6, 5.1e6); // the floor of the last two windows
+        Assert.Equal(1e5, link.Estimate(t + (3 * Second), out _));
+    }
+
+    [Fact]
+    public void The_fits_change_of_link_leaves_the_rate_the_link_carried()
+    {
+        // Stalls on a busy machine trip the fit's test several times a second; the rate carried must outlive them.
+        var link = new LinkEstimator(125e6, measure: true, now: 0);
+        long t = Send(link, 0, 3, 100_000); // 10 MB/s
+        var clock = new Trips(link, 100e6 / 8) { Now = t };
+        for (int i = 0; i < 60; i++)
+        {
+            clock.Trip(150_000, wire: 150_000 * Ratios[i % Ratios.Length]);
+        }
+
+        clock.BytesPerSecond = 1.5e6 / 8;
+        int trips = 0;
+        while (!link.TakeBurst())
+        {
+            clock.Trip(150_000, wire: 150_000 * Ratios[trips % Ratios.Length]);
+            Assert.True(++trips <= 3, "no change noticed");
+        }
+
+        Assert.InRange(link.Estimate(clock.Now, out string source), 9.9e6, 10.1e6);
+        Assert.Equal("send_rate", source);
+    }
+
+    /// <summary>Sends <paramref name="bytes"/> every 10 ms for <paramref name="seconds"/> from <paramref name="from"/>; returns the time after.</summary>
+    private static long Send(LinkEstimator link, long from, int seconds, long bytes)
+    {
+        long t = from;
+        for (; t < from + (seconds * Second); t += Second / 100)
+        {
+            link.OnSent(bytes, t);
+        }
+
+        return t;
     }
 
     [Fact]
@@ -177,7 +246,7 @@ public sealed class LinkEstimatorTests
 
         public double FixedSeconds { get; } = 0.0002;
 
-        public long Now { get; private set; } = Second;
+        public long Now { get; set; } = Second;
 
         public void Trip(long length, double wire)
         {
