@@ -91,12 +91,14 @@ internal sealed class AdaptivePolicy : MessagePolicy
         double rawRate;
         bool firstLook;
         double cpuShare;
+        bool heldBack;
         lock (key.Gate)
         {
             key.Messages++;
             int best = Best(key, model, _arms.Length - 1);
-            chosen = best <= cap ? best : Best(key, model, cap);
-            reason = best <= cap ? CompressionDecisionReason.Model : CompressionDecisionReason.CpuGuard;
+            heldBack = best > cap;
+            chosen = heldBack ? Best(key, model, cap) : best;
+            reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
             int explore = Explore(key, chosen, cap, now);
             if (explore >= 0)
             {
@@ -116,7 +118,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
         if (reason != CompressionDecisionReason.Exploration)
         {
-            Cpu.NoteChosen(chosen, cpuShare);
+            Cpu.NoteChosen(chosen, cpuShare, heldBack);
         }
 
         Arm arm = _arms[chosen];

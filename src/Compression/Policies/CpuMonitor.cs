@@ -9,8 +9,9 @@ namespace Surrogate.Compression.Policies;
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up
 /// one step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
-/// not plan that load; relief is CPU at or below the low watermark, or the planned load, with a queue below that
-/// pressure level. A few callers on one core keep a short queue and the smoothed CPU around the low watermark: relief
+/// not plan that load; relief is CPU at or below the low watermark, the planned load, or CPU below the high watermark
+/// while the cap held back most of the model's choices, with a queue below that pressure level (a cap that held the
+/// model at raw on a full link at 60% CPU never lifted while relief asked for the low watermark). A few callers on one core keep a short queue and the smoothed CPU around the low watermark: relief
 /// that needed an empty queue and every sample below the watermark never came there, and left the cap at raw. The
 /// throughput model counts CPU as a bottleneck: when its choices are CPU-bound (their planned share of the cores at or
 /// above the high watermark), a busy CPU and waiting work are what it chose as fastest, and stepping down would only
@@ -51,6 +52,7 @@ internal sealed class CpuMonitor
     private int _highestRecent;
     private long _plannedMillionths;
     private long _plannedCount;
+    private long _heldBackCount;
     private bool _loaded;
     private bool _sampled;
     private long _bytes;
@@ -95,12 +97,17 @@ internal sealed class CpuMonitor
     /// <summary>
     /// The model chose ladder step <paramref name="step"/>, planning to keep <paramref name="cpuShare"/> of the cores
     /// busy: the guard's first step down starts below the highest step chosen since the previous sample, and load
-    /// the choices planned is no pressure.
+    /// the choices planned is no pressure. <paramref name="heldBack"/>: the model preferred a step above the cap.
     /// </summary>
-    public void NoteChosen(int step, double cpuShare)
+    public void NoteChosen(int step, double cpuShare, bool heldBack)
     {
         Interlocked.Add(ref _plannedMillionths, (long)(Math.Clamp(cpuShare, 0, 1) * 1e6));
         Interlocked.Increment(ref _plannedCount);
+        if (heldBack)
+        {
+            Interlocked.Increment(ref _heldBackCount);
+        }
+
         int seen = Volatile.Read(ref _highestChosen);
         while (step > seen)
         {
@@ -144,7 +151,8 @@ internal sealed class CpuMonitor
             _highestRecent = Interlocked.Exchange(ref _highestChosen, 0);
             long planned = Interlocked.Exchange(ref _plannedMillionths, 0);
             long count = Interlocked.Exchange(ref _plannedCount, 0);
-            Guard(now, utilization, queue, count > 0 && planned / 1e6 / count >= _high);
+            long heldBack = Interlocked.Exchange(ref _heldBackCount, 0);
+            Guard(now, utilization, queue, count > 0 && planned / 1e6 / count >= _high, 2 * heldBack > count);
             _previousQueue = queue;
             CompressionMetrics.Cpu(utilization, _cap == Uncapped ? _top : _cap);
         }
@@ -188,7 +196,7 @@ internal sealed class CpuMonitor
         Volatile.Write(ref _cpuPerByte, kept == 1 ? lowest : second);
     }
 
-    private void Guard(long now, double utilization, long queue, bool planned)
+    private void Guard(long now, double utilization, long queue, bool planned, bool heldBack)
     {
         if (_high >= 1)
         {
@@ -197,7 +205,7 @@ internal sealed class CpuMonitor
 
         long busyQueue = 4L * Math.Max(1, _env.ProcessorCount);
         bool pressure = !planned && (utilization >= _high || (queue >= busyQueue && queue >= _previousQueue));
-        bool relief = (planned || utilization <= _low) && queue < busyQueue;
+        bool relief = (planned || utilization <= _low || (heldBack && utilization < _high)) && queue < busyQueue;
         if (pressure)
         {
             _reliefSince = -1;

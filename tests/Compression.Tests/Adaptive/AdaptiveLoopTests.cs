@@ -31,18 +31,24 @@ public sealed class AdaptiveLoopTests(ITestOutputHelper output)
         Assert.All(down.Zip(down.Skip(1)), p => Assert.Equal((p.First.Cap - 1, true), (p.Second.Cap, p.Second.Seconds - p.First.Seconds is >= 2 and < 2.5)));
         int lowest = down[^1].Cap;
 
-        env.Utilization = 0.7; // between the watermarks: hold
-        Assert.Empty(CapChanges(world, policy, seconds: 10));
-        Assert.Equal(lowest, policy.Cpu.Cap);
+        // Between the watermarks, with the model still preferring zstd 9 above the cap: relief, one step after 5 s
+        // (the guard in CpuGuardTests holds the cap there when the model's choice fits under it).
+        env.Utilization = 0.7;
+        List<(double Seconds, int Cap)> first = CapChanges(world, policy, seconds: 6.5);
+        Assert.Equal(lowest + 1, Assert.Single(first).Cap);
+        Assert.InRange(first[0].Seconds, 5, 6.5);
 
         env.Utilization = 0.3; // relief: one step up per 5 s held, until uncapped
         List<(double Seconds, int Cap)> up = CapChanges(world, policy, seconds: 60);
         output.WriteLine("up: " + string.Join(", ", up.Select(d => $"{d.Cap} at {d.Seconds:F2} s")));
-        Assert.InRange(up[0].Seconds, 5, 6.5);
+        Assert.InRange(up[0].Seconds, 3.5, 5.5);
         Assert.All(up.Zip(up.Skip(1)), p => Assert.InRange(p.Second.Seconds - p.First.Seconds, 5, 5.5));
         Assert.Equal(CpuMonitor.Uncapped, up[^1].Cap);
-        Assert.Equal(policy.Arms.Count - 1 - lowest, up.Count);
-        Assert.Equal("zstd-9", PolicyWorld.Name(world.Send(Message).Choice));
+        Assert.Equal(policy.Arms.Count - 2 - lowest, up.Count);
+        // The model's own choice (uncapped, the step above zstd 9 is tried now and then: every 5 s without exploring).
+        CompressionChoice next = world.Send(Message).Choice;
+        next = next.Reason == CompressionDecisionReason.Exploration ? world.Send(Message).Choice : next;
+        Assert.Equal((CompressionDecisionReason.Model, "zstd-9"), (next.Reason, PolicyWorld.Name(next)));
     }
 
     /// <summary>Sends for <paramref name="seconds"/>; the times (from the start) at which the guard's cap changed, and to what.</summary>
