@@ -97,7 +97,7 @@ public readonly record struct CompressionDecision(
 {
     /// <summary>
     /// Where the adaptive policy's link rate came from: <c>prior</c> (the configured rate), <c>round_trip</c>,
-    /// <c>blocked_writes</c> or <c>send_rate</c> (docs/compression.md, "Measuring the link"); null for the other policies.
+    /// <c>blocked_writes</c>, <c>send_rate</c> or <c>cpu_bound</c> (docs/compression.md, "Measuring the link"); null for the other policies.
     /// </summary>
     public string? LinkSource { get; init; }
 

@@ -103,12 +103,15 @@ public sealed partial record CompressionOptions
 
     /// <summary>
     /// Process CPU use (share of all cores, 0–1) at or above which, held for 2 s, the adaptive policy steps down one
-    /// level, and again every 2 s while it lasts; 0.85 by default. 1 turns the guard off.
+    /// level, and again every 2 s while it lasts (unless its model planned that load); 0.85 by default. 1 turns the
+    /// guard off. Below it, a cap that holds the model back lifts as at the low watermark.
     /// </summary>
     public double CpuHighWatermark { get; init; } = 0.85;
 
     /// <summary>
     /// Process CPU use at or below which, held for 5 s, the adaptive policy steps back up one level; 0.60 by default.
+    /// Below it, calls queued on the link measure the link's capacity; at or above it, with no capacity known, the
+    /// policy takes the link to carry at least its current messages uncompressed (docs/compression.md).
     /// </summary>
     public double CpuLowWatermark { get; init; } = 0.60;
 

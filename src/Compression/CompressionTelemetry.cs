@@ -30,7 +30,7 @@ public static class CompressionTelemetry
     /// <summary>Gauge (By/s): the adaptive policy's decompression speed estimate per codec, after each compressed message received.</summary>
     public const string DecodeSpeedInstrument = "datasetsurrogate.compression.decode_speed";
 
-    /// <summary>Gauge (By/s): the link rate the adaptive policy assumes, per <c>source</c> (prior, round_trip, blocked_writes, send_rate), at each decision.</summary>
+    /// <summary>Gauge (By/s): the link rate the adaptive policy assumes, per <c>source</c> (prior, round_trip, blocked_writes, send_rate, cpu_bound), at each decision.</summary>
     public const string LinkRateInstrument = "datasetsurrogate.compression.link_rate";
 
     /// <summary>Counter ({change}): changes of link the adaptive policy's round-trip fit detected; each drops what it knew of the link and explores for the next messages.</summary>

@@ -3,25 +3,27 @@ using System.Diagnostics;
 namespace Surrogate.Compression.Policies;
 
 /// <summary>
-/// The highest rate the link carried: the lower of two busy 1-second send windows in a row, or one window while calls
-/// queued on a full link (<see cref="LinkEstimator.Full"/>: its rate is the link's), each of at least
-/// <see cref="MinMessages"/> messages, counted for <see cref="HeldFor"/> and raised by any higher one. The send rate is
-/// the current choice's own: a choice that compresses more sends fewer bytes, and an estimate that fell with it made
-/// compressing more look better still (zstd at a self-made 3–53 MB/s on a 125 MB/s link, docs/compression.md). What
-/// the link carried is a lower bound that a choice sending fewer bytes does not lower.
+/// The highest rate the link carried, and whether it is the link's capacity or only a lower bound. A send window
+/// (1 second of bytes handed to the transport, at least <see cref="MinMessages"/> messages) measures the capacity
+/// when calls queued through it (<see cref="LinkEstimator.Full"/>) while this process's CPU was below the low
+/// watermark: what held the calls back was the link, not this process (between the watermarks it can be either: on
+/// 1 Gbit/s a zstd choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). Otherwise the lower of two busy windows in a
+/// row is a lower bound. Either counts for <see cref="HeldFor"/>; a higher lower bound replaces it, a window with the
+/// CPU busy that carried no more than a capacity keeps that capacity current (it does not contradict it).
 /// <para>
-/// A window counts bytes as the transport takes them, not as the link delivers them; the two differ by what is queued,
-/// a few messages. A window of a few large messages on a slow link can carry twice the link's rate by that alone, so it
-/// holds nothing. The round-trip fit's change-of-link test does not drop the rate held (on a busy 1 Gbit/s link stalls
-/// fired that test several times in a 5 s window); a busy window of any size that carries less than
-/// 1/<see cref="DropBelow"/> of it does: no step of the ladder cuts a message's bytes that much at the same rate of
-/// messages, and a link slowed from 100 to 1.5 Mbit/s carries 1/66. A link that slows by less is believed at its old
-/// rate until the hold runs out.
+/// Why: the send rate is the current choice's own. A choice that compresses more sends fewer bytes, and an estimate
+/// that fell with it made compressing more look better still (zstd at a self-made 3–53 MB/s on a 125 MB/s link,
+/// docs/compression.md). A window counts bytes as the transport takes them, not as the link delivers them; the two
+/// differ by what is queued, a few messages, so a window of a few large messages on a slow link holds nothing. The
+/// round-trip fit's change-of-link test does not drop the rate held (stalls on a busy 1 Gbit/s link fired it several
+/// times in 5 s); a busy window of any size that carries less than 1/<see cref="DropBelow"/> of it does: no step of
+/// the ladder cuts a message's bytes that much at the same rate of messages, and a link slowed from 100 to 1.5 Mbit/s
+/// carries 1/66. A link that slows by less is believed at its old rate until the hold runs out.
 /// </para>
 /// </summary>
 internal sealed class CarriedRate
 {
-    /// <summary>How long the highest rate carried counts without a window that carries as much.</summary>
+    /// <summary>How long a rate counts without a window that carries (or, for a capacity, is consistent with) it.</summary>
     public static readonly TimeSpan HeldFor = TimeSpan.FromSeconds(60);
 
     /// <summary>A busy window below the held rate divided by this drops it.</summary>
@@ -33,16 +35,21 @@ internal sealed class CarriedRate
     private readonly long _heldTicks = (long)(HeldFor.TotalSeconds * Stopwatch.Frequency);
     private double _rate = double.NaN;
     private long _at;
+    private bool _capacity;
     private double _previous = double.NaN;
 
     /// <summary>The rate held at <paramref name="now"/>; NaN when none.</summary>
     public double At(long now) => !double.IsNaN(_rate) && now - _at <= _heldTicks ? _rate : double.NaN;
 
+    /// <summary>Whether the rate held at <paramref name="now"/> is the link's capacity, not a lower bound.</summary>
+    public bool Capacity(long now) => _capacity && !double.IsNaN(At(now));
+
     /// <summary>
     /// A send window ended: it carried <paramref name="rate"/> (NaN: it spanned an idle stretch) in
-    /// <paramref name="messages"/> messages; <paramref name="full"/>: calls queued on the link through it.
+    /// <paramref name="messages"/> messages; <paramref name="full"/>: calls queued through it;
+    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark.
     /// </summary>
-    public void Window(double rate, long messages, bool full, long now)
+    public void Window(double rate, long messages, bool full, bool cpuBusy, long now)
     {
         if (!double.IsNaN(_rate) && rate < _rate / DropBelow)
         {
@@ -50,12 +57,24 @@ internal sealed class CarriedRate
         }
 
         double window = messages >= MinMessages ? rate : double.NaN;
-        double carried = full ? window : Math.Min(window, _previous);
+        double bound = Math.Min(window, _previous);
         _previous = window;
-        if (!double.IsNaN(carried) && (double.IsNaN(At(now)) || carried >= _rate))
+        if (double.IsNaN(window))
         {
-            _rate = carried;
+            return;
+        }
+
+        if (full && !cpuBusy)
+        {
+            (_rate, _at, _capacity) = (window, now, true);
+        }
+        else if (Capacity(now) && cpuBusy && window <= _rate)
+        {
             _at = now;
+        }
+        else if (!double.IsNaN(bound) && (double.IsNaN(At(now)) || bound >= _rate))
+        {
+            (_rate, _at, _capacity) = (bound, now, false);
         }
     }
 }

@@ -17,10 +17,15 @@ namespace Surrogate.Compression.Policies;
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
-/// <item>the highest rate two such windows in a row carried (<see cref="CarriedRate"/>): held while choices that
-/// compress more send fewer bytes;</item>
+/// <item>the highest rate the link carried (<see cref="CarriedRate"/>): held while choices that compress more send
+/// fewer bytes, and known as its capacity once calls queued on it while this process's CPU was below the low
+/// watermark;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
+/// While this process's CPU is at or above the low watermark and the link's capacity is not known, every measure
+/// above can be a lower bound of the current choice's making: the estimate is then at least what the last send
+/// window's messages would need raw (source <c>cpu_bound</c>), so that the model weighs cheaper choices as if the link
+/// carried them, until the link shows its capacity.
 /// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
 /// knew and the policy explores for the next few messages.
 /// <para>
@@ -66,6 +71,8 @@ internal sealed class LinkEstimator
     private long _directAt;
     private long _windowStart;
     private long _windowBytes;
+    private long _windowLength;
+    private double _rawRate = double.NaN;
     private double _sendRate = double.NaN;
     private double _previousSendRate = double.NaN;
     private long _sendRateAt;
@@ -89,8 +96,8 @@ internal sealed class LinkEstimator
         }
     }
 
-    /// <summary>The link rate in bytes per second and where it came from.</summary>
-    public double Estimate(long now, out string source)
+    /// <summary>The link rate in bytes per second and where it came from; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.</summary>
+    public double Estimate(long now, out string source, bool cpuBusy = false)
     {
         if (!_measure)
         {
@@ -100,7 +107,14 @@ internal sealed class LinkEstimator
 
         lock (_gate)
         {
-            return EstimateLocked(now, out source);
+            double rate = EstimateLocked(now, out source);
+            if (cpuBusy && !_carried.Capacity(now) && now - _sendRateAt <= 2 * _second && _rawRate > rate)
+            {
+                rate = _rawRate;
+                source = "cpu_bound";
+            }
+
+            return rate;
         }
     }
 
@@ -220,8 +234,11 @@ internal sealed class LinkEstimator
         }
     }
 
-    /// <summary>A message of <paramref name="wireBytes"/> was handed to the transport.</summary>
-    public void OnSent(long wireBytes, long now)
+    /// <summary>
+    /// A message of <paramref name="lengthBytes"/> (<paramref name="wireBytes"/> on the wire) was handed to the
+    /// transport; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.
+    /// </summary>
+    public void OnSent(long wireBytes, long now, long lengthBytes = 0, bool cpuBusy = false)
     {
         if (!_measure)
         {
@@ -229,6 +246,7 @@ internal sealed class LinkEstimator
         }
 
         Interlocked.Add(ref _windowBytes, wireBytes);
+        Interlocked.Add(ref _windowLength, Math.Max(lengthBytes, wireBytes));
         Interlocked.Increment(ref _windowMessages);
         if (now - Volatile.Read(ref _windowStart) < _second)
         {
@@ -245,15 +263,17 @@ internal sealed class LinkEstimator
 
             long bytes = Interlocked.Exchange(ref _windowBytes, 0);
             double rate = bytes / (elapsed / (double)_second);
+            double rawRate = Interlocked.Exchange(ref _windowLength, 0) / (elapsed / (double)_second);
             // A window that spans an idle stretch says nothing about the link; two busy ones in a row do.
             bool busy = elapsed <= 2 * _second;
+            _rawRate = busy ? rawRate : double.NaN;
             _previousSendRate = busy && now - _sendRateAt <= 3 * _second ? _sendRate : double.NaN;
             _sendRate = busy ? rate : double.NaN;
             Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
             long messages = Interlocked.Exchange(ref _windowMessages, 0);
             UpdateFull(busy, messages / (elapsed / (double)_second), now);
-            _carried.Window(_sendRate, messages, _full, now);
+            _carried.Window(_sendRate, messages, _full, cpuBusy, now);
         }
     }
 

@@ -67,7 +67,7 @@ internal sealed class FixedPolicy(CompressionCodec codec, int level, Compression
 /// <param name="LinkBytesPerSecond">The link rate the adaptive policy assumed.</param>
 /// <param name="CpuUtilization">The CPU use the policy last measured.</param>
 /// <param name="Goal">The adaptive policy's model.</param>
-/// <param name="LinkSource">Where the assumed link rate came from (<c>prior</c>, <c>round_trip</c>, <c>blocked_writes</c>, <c>send_rate</c>).</param>
+/// <param name="LinkSource">Where the assumed link rate came from (<c>prior</c>, <c>round_trip</c>, <c>blocked_writes</c>, <c>send_rate</c>, <c>cpu_bound</c>).</param>
 /// <param name="PredictedRate">The model's messages per second for the chosen step (throughput) or 1 ÷ its latency.</param>
 /// <param name="RawPredictedRate">The same for raw.</param>
 internal readonly record struct CompressionChoice(

@@ -172,6 +172,29 @@ public sealed class LinkEstimatorTests
     }
 
     [Fact]
+    public void Calls_queued_on_the_link_while_the_cpu_has_room_measure_its_capacity_and_a_cpu_bound_choice_keeps_it()
+    {
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        // Raw, 100 KB every 10 ms with 20 ms round trips (two calls in flight) at CPU below the watermark: 10 MB/s is the link's.
+        long t = Send(link, 0, 3, 100_000, length: 100_000, cpuBusy: false, gapTicks: Second / 50);
+        // Then a choice that sends a quarter of the bytes, bound by the CPU, for longer than a lower bound is held.
+        t = Send(link, t, 70, 25_000, length: 100_000, cpuBusy: true, gapTicks: Second / 50);
+        Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 9.9e6, 10.1e6);
+        Assert.Equal("send_rate", source);
+    }
+
+    [Fact]
+    public void Without_a_capacity_a_cpu_bound_process_assumes_the_link_carries_its_messages_raw()
+    {
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 25_000, length: 100_000, cpuBusy: true, gapTicks: Second / 50);
+        Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 9.9e6, 10.1e6);
+        Assert.Equal("cpu_bound", source);
+        Assert.InRange(link.Estimate(t, out source, cpuBusy: false), 2.4e6, 2.6e6);
+        Assert.Equal("send_rate", source);
+    }
+
+    [Fact]
     public void A_few_large_messages_a_window_hold_nothing()
     {
         // Bytes counted as the transport takes them: four 1 MB messages can be most of a window's bytes on any link.
@@ -210,13 +233,20 @@ public sealed class LinkEstimatorTests
         Assert.Equal("send_rate", source);
     }
 
-    /// <summary>Sends <paramref name="bytes"/> every 10 ms for <paramref name="seconds"/> from <paramref name="from"/>; returns the time after.</summary>
-    private static long Send(LinkEstimator link, long from, int seconds, long bytes)
+    /// <summary>
+    /// Sends <paramref name="bytes"/> every 10 ms for <paramref name="seconds"/> from <paramref name="from"/>, each
+    /// answered after <paramref name="gapTicks"/> when given; returns the time after.
+    /// </summary>
+    private static long Send(LinkEstimator link, long from, int seconds, long bytes, long length = 0, bool cpuBusy = false, long gapTicks = 0)
     {
         long t = from;
         for (; t < from + (seconds * Second); t += Second / 100)
         {
-            link.OnSent(bytes, t);
+            link.OnSent(bytes, t, length, cpuBusy);
+            if (gapTicks > 0)
+            {
+                link.OnRoundTrip(gapTicks, bytes + 200, Math.Max(length, bytes) + 200, t);
+            }
         }
 
         return t;
