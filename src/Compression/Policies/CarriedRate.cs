@@ -3,13 +3,14 @@ using System.Diagnostics;
 namespace Surrogate.Compression.Policies;
 
 /// <summary>
-/// The highest rate the link carried, and whether it is the link's capacity or only a lower bound. A send window
-/// (1 second of bytes handed to the transport, at least <see cref="MinMessages"/> messages) measures the capacity
-/// when calls queued through it (<see cref="LinkEstimator.Full"/>) while this process's CPU was below the low
-/// watermark: what held the calls back was the link, not this process (between the watermarks it can be either: on
-/// 1 Gbit/s a zstd choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). Otherwise the lower of two busy windows in a
-/// row is a lower bound. Either counts for <see cref="HeldFor"/>; a higher lower bound replaces it, a window with the
-/// CPU busy that carried no more than a capacity keeps that capacity current (it does not contradict it).
+/// The highest rate the link carried, and whether it is the link's capacity or only a lower bound. A send window (1
+/// second of bytes handed to the transport, at least <see cref="MinMessages"/> messages) measures the capacity when
+/// calls queued through it (<see cref="LinkEstimator.Full"/>) while this process's CPU was below the low watermark:
+/// what held the calls back was the link, not this process (between the watermarks it can be either: on 1 Gbit/s a zstd
+/// choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). Otherwise the lower of two busy
+/// windows in a row is a lower bound. Either counts for <see cref="HeldFor"/>; a higher lower bound replaces it, a
+/// window with the CPU busy that carried no more than a capacity keeps that capacity current (it does not contradict
+/// it).
 /// <para>
 /// Why: the send rate is the current choice's own. A choice that compresses more sends fewer bytes, and an estimate
 /// that fell with it made compressing more look better still (zstd at a self-made 3–53 MB/s on a 125 MB/s link,

@@ -6,16 +6,17 @@ namespace Surrogate.Compression.Policies;
 /// This process's CPU use, measured from <see cref="IPolicyEnvironment.ProcessCpuTime"/> deltas over wall time and
 /// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the thread pool's
 /// queue, the CPU the process spends per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
-/// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up
-/// one step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
+/// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up one
+/// step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
 /// not plan that load; relief is CPU at or below the low watermark, the planned load, or CPU below the high watermark
 /// while the cap held back most of the model's choices, with a queue below that pressure level (a cap that held the
-/// model at raw on a full link at 60% CPU never lifted while relief asked for the low watermark). A few callers on one core keep a short queue and the smoothed CPU around the low watermark: relief
-/// that needed an empty queue and every sample below the watermark never came there, and left the cap at raw. The
-/// throughput model counts CPU as a bottleneck: when its choices are CPU-bound (their planned share of the cores at or
-/// above the high watermark), a busy CPU and waiting work are what it chose as fastest, and stepping down would only
-/// slow it; the guard is for load the model did not expect.
+/// model at raw on a full link at 60% CPU never lifted while relief asked for the low watermark). A few callers on one
+/// core keep a short queue and the smoothed CPU around the low watermark: relief that needed an empty queue and every
+/// sample below the watermark never came there, and left the cap at raw. The throughput model counts CPU as a
+/// bottleneck: when its choices are CPU-bound (their planned share of the cores at or above the high watermark), a busy
+/// CPU and waiting work are what it chose as fastest, and stepping down would only slow it; the guard is for load the
+/// model did not expect.
 /// </summary>
 internal sealed class CpuMonitor
 {
