@@ -78,7 +78,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         long now = _env.Timestamp;
         Cpu.Sample(now);
         AdaptiveKey key = _keys.Get(action, KeyTable<AdaptiveKey>.SizeClass(length));
-        double link = Link.Estimate(now, out string source, Cpu.Utilization >= _settings.CpuLowWatermark);
+        double link = Link.Estimate(now, out string source, Cpu.Busy);
         CompressionMetrics.Link(link, source);
         CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal
             : Cpu.Loaded || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
@@ -149,7 +149,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             return;
         }
 
-        Link.OnSent(outcome.WireLength, now, outcome.Length, Cpu.Utilization >= _settings.CpuLowWatermark);
+        Link.OnSent(outcome.WireLength, now, outcome.Length, Cpu.Busy);
         // A gate that asked more than the whole message (the latency model on a link faster than the codec decodes)
         // kept the codec from being tried: nothing was learnt, and the time it took is no codec's speed.
         if (choice.Key is not AdaptiveKey key || choice.Codec is not { } codec || choice.Arm <= 0 || outcome.Length <= 0

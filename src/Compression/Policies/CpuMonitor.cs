@@ -82,6 +82,12 @@ internal sealed class CpuMonitor
     /// <summary>The highest ladder step the guard allows; <see cref="Uncapped"/> when it allows all.</summary>
     public int Cap => Volatile.Read(ref _cap);
 
+    /// <summary>
+    /// Whether CPU use is at or above the low watermark: the link cannot be told from this process as what held a
+    /// send window back (<see cref="CarriedRate"/>).
+    /// </summary>
+    public bool Busy => Utilization >= _low;
+
     /// <summary>Whether the process counts as loaded for <see cref="CompressionGoal.Auto"/>.</summary>
     public bool Loaded => Volatile.Read(ref _loaded);
 
