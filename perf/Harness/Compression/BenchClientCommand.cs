@@ -14,9 +14,18 @@ public sealed record BenchCellSpec(string Contender, string Class, int Size, str
 /// <summary>
 /// What one client process measured: calls and seconds of its closed loop, wire bytes of its connections (kernel
 /// TCP counters), its own CPU and allocations, its latency histogram as (value, count) pairs in Stopwatch ticks, and
-/// <paramref name="Timeline"/>: the calls that completed in each <see cref="Recovery.BucketSeconds"/> from GO.
+/// <paramref name="Timeline"/>: the calls that completed in each <see cref="Recovery.BucketSeconds"/> from GO;
+/// <paramref name="Window"/>: what the client received from GO to the driver's STOP (<see cref="BenchClientWindow"/>).
 /// </summary>
-public sealed record BenchCellMeasurement(long Calls, double Seconds, long RequestBytes, long ResponseBytes, ProcessStats Client, long[][] Latency, int[]? Timeline = null);
+public sealed record BenchCellMeasurement(long Calls, double Seconds, long RequestBytes, long ResponseBytes, ProcessStats Client, long[][] Latency, int[]? Timeline = null, BenchClientWindow? Window = null);
+
+/// <summary>
+/// One client's share of the cell's common window, from GO to the driver's STOP (sent once every client has its
+/// result): its seconds and the reply bytes its connections received (the kernel's count, a reply still arriving
+/// included), so replies per second count the part of a reply already through the link rather than a whole call or
+/// none.
+/// </summary>
+public sealed record BenchClientWindow(double Seconds, long ResponseBytes);
 
 /// <summary>The codec sweep of one message class and size: the uncompressed endpoint to capture a reply from, the levels, the time per level.</summary>
 public sealed record SweepSpec(string Class, int Size, string Address, IReadOnlyList<string> Levels, double BudgetSeconds);
@@ -24,7 +33,11 @@ public sealed record SweepSpec(string Class, int Size, string Address, IReadOnly
 /// <summary>
 /// A client process of the compression benchmarks (<c>compression-client</c>). Lines on stdin: <c>CELL {spec}</c>
 /// connects, checks one call, warms up and answers <c>READY</c>; <c>GO</c> starts the measured closed loop (one
-/// call in flight), which prints <c>PROGRESS calls seconds</c> and ends with <c>RESULT {json}</c>. <c>SWEEP {spec}</c>
+/// call in flight), which prints <c>PROGRESS calls seconds</c> and ends with <c>RESULT {json}</c>; the client then
+/// keeps calling until <c>STOP</c> and answers <c>STOPPED {window}</c> (<see cref="BenchClientWindow"/>). Every
+/// client thus loads the link to the end of one common window, whose received bytes give the cell's rate: each
+/// client's calls over its own window, ended by its own count, added up to more than the link carries (a client's
+/// window ended on its lucky streak, and the last ones ran on a link the first had left). <c>SWEEP {spec}</c>
 /// captures a reply's bytes and times the codecs on them, answering <c>SWEPT {json}</c>.
 /// </summary>
 public static class BenchClientCommand
@@ -89,6 +102,27 @@ public static class BenchClientCommand
         ProcessStats cost = ProcessStats.Capture().Minus(before);
         long[][] latency = [.. histogram.RecordedValues().Select(v => new[] { v.ValueIteratedTo, v.CountAddedInThisIterationStep })];
         Reply("RESULT " + JsonSerializer.Serialize(new BenchCellMeasurement(calls, seconds, sent, received, cost, latency, [.. timeline])));
+        Reply("STOPPED " + JsonSerializer.Serialize(KeepLoadUntilStop(client, spec.Size, address.Port, clock, socketsBefore)));
+    }
+
+    /// <summary>
+    /// Calls on until the driver's <c>STOP</c> line; the window ends when that line arrives, with whatever part of the
+    /// reply in flight the connections have received by then.
+    /// </summary>
+    private static BenchClientWindow KeepLoadUntilStop(IBenchClient client, int size, int port, Stopwatch clock, Dictionary<string, (long Sent, long Received)> socketsBefore)
+    {
+        Task<BenchClientWindow> stop = Task.Run(() =>
+        {
+            string? line = Console.In.ReadLine();
+            var window = new BenchClientWindow(clock.Elapsed.TotalSeconds, SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(port)).Received);
+            return line == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{line}'.");
+        });
+        while (!stop.IsCompleted)
+        {
+            client.Call(size);
+        }
+
+        return stop.GetAwaiter().GetResult();
     }
 
     private static List<SweepPoint> Sweep(SweepSpec spec)

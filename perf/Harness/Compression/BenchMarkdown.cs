@@ -66,7 +66,7 @@ public static class BenchMarkdown
 
     public static readonly IReadOnlyList<(string Column, string Meaning)> Legend =
     [
-        ("ops/s", "replies per second: each client's calls / its measured seconds, added over the clients (one on loopback); (x) is the ratio to uncompressed in the same run and link"),
+        ("ops/s", "replies per second over one window common to the clients (one on loopback): every client calls until each has its minimum, and its received bytes over its bytes per reply count a reply still arriving in part; (x) is the ratio to uncompressed in the same run and link"),
         ("published", "Metzger 2011's ops/s for the same n (uncompressed, GZip and Deflate encoders; parts 3 and 4), and its ratio to their uncompressed"),
         ("resp KB", "bytes per reply on the wire (TCP payload: net.tcp framing and frame header included, Ethernet/IP/TCP headers not), from the kernel's counters of the clients' sockets"),
         ("srv / cli cpu ms", "process CPU (all threads) per reply: the server's, and the clients' added up"),

@@ -164,7 +164,9 @@ public sealed class BenchProcesses : IAsyncDisposable
         await midRunTask;
         ProcessStats server = (await ServerStatsAsync()).Minus(before);
         IReadOnlyList<DecisionCount>? decisions = contender.IsPolicy ? await ServerDecisionsAsync(spec.Contender) : null;
-        var measured = results.Select(r => JsonSerializer.Deserialize<BenchCellMeasurement>(r)!).ToList();
+        await Task.WhenAll(Clients.Select(c => c.SendAsync("STOP")));
+        string[] windows = await Task.WhenAll(Clients.Select(c => c.ExpectAsync("STOPPED", CellTimeout)));
+        var measured = results.Zip(windows, (r, w) => JsonSerializer.Deserialize<BenchCellMeasurement>(r)! with { Window = JsonSerializer.Deserialize<BenchClientWindow>(w) }).ToList();
         return (Combine(link, spec, measured, server, decisions), measured);
     }
 
@@ -179,7 +181,11 @@ public sealed class BenchProcesses : IAsyncDisposable
         await Server.DisposeAsync();
     }
 
-    /// <summary>Adds the clients up: ops/s is the sum of each client's calls over its own window, per-op costs divide by every call.</summary>
+    /// <summary>
+    /// Adds the clients up: ops/s is the sum of each client's replies over the common window (bytes received from GO
+    /// to STOP over its bytes per reply; without the kernel's byte counts, its calls over its own window), per-op
+    /// costs divide by every measured call.
+    /// </summary>
     public static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server, IReadOnlyList<DecisionCount>? decisions = null)
     {
         long calls = clients.Sum(c => c.Calls);
@@ -191,7 +197,7 @@ public sealed class BenchProcesses : IAsyncDisposable
         }
 
         return new BenchCell(link, spec.Contender, spec.Class, spec.Size, clients.Count, calls, window,
-            clients.Sum(c => c.Calls / c.Seconds),
+            clients.Sum(RepliesPerSecond),
             clients.Sum(c => (double)c.ResponseBytes) / calls,
             clients.Sum(c => (double)c.RequestBytes) / calls,
             clients.Sum(c => c.Client.CpuMilliseconds) / calls,
@@ -203,6 +209,12 @@ public sealed class BenchProcesses : IAsyncDisposable
             Histograms.Summarize(latency),
             decisions);
     }
+
+    /// <summary>One client's replies per second: over the common window where its bytes were counted, else over its own.</summary>
+    private static double RepliesPerSecond(BenchCellMeasurement client) =>
+        client is { Window: { Seconds: > 0, ResponseBytes: > 0 } window, ResponseBytes: > 0 }
+            ? window.ResponseBytes * (double)client.Calls / client.ResponseBytes / window.Seconds
+            : client.Calls / client.Seconds;
 
     private async Task<IReadOnlyList<DecisionCount>> ServerDecisionsAsync(string contender)
     {

@@ -47,7 +47,7 @@ public static class CompressionCommand
             pin ? "server on core 0, every client process on core 1 (taskset)" : Pinning.Describe(options.Pin),
             server.Description,
             string.Create(CultureInfo.InvariantCulture,
-                $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell; ops/s adds each client's calls / seconds") +
+                $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell, every client calling until all have theirs; ops/s adds each client's received bytes over its bytes per reply in that common window") +
                 (profile.Rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture,
                     $"; {profile.Rounds} rounds per class and size, every contender once a round in an order rotated each round, a cell its median round")),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
