@@ -32,6 +32,15 @@ internal sealed class Estimates
     /// <summary>When each step was last chosen (at creation for steps never chosen).</summary>
     public long[] LastTried { get; }
 
+    /// <summary>Sets a ratio taken without a measurement (the first measurement replaces it) on a step never measured.</summary>
+    public void Assume(int step, double ratio)
+    {
+        if (Samples[step] == 0)
+        {
+            Ratio[step] = ratio;
+        }
+    }
+
     /// <summary>Takes one measurement; <paramref name="secondsPerByte"/> NaN leaves the time as it was.</summary>
     public void Observe(int step, double ratio, double secondsPerByte)
     {
