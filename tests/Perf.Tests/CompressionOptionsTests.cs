@@ -154,12 +154,13 @@ public sealed class CompressionOptionsTests
     public void Replies_per_second_count_the_common_window_s_bytes_a_reply_in_flight_included()
     {
         var spec = new BenchCellSpec("zstd-1", "complex", 153600, "net.tcp://x/", 1, 1, 2, 2);
-        // a: two replies of 100,000 bytes in 4 s, then half of a third by STOP at 5 s; b: its two by 5 s, nothing more.
-        var a = new BenchCellMeasurement(2, 4.0, 200, 200_000, new ProcessStats(0, 0, 0, 0, 0), [[1000, 2]], Window: new BenchClientWindow(5.0, 250_000));
+        // a: replies of 100,000 bytes, two and half of a third by STOP at 5 s, the third done at 5.6 s; b: two by
+        // STOP, its last done just then.
+        var a = new BenchCellMeasurement(3, 5.6, 300, 300_000, new ProcessStats(0, 0, 0, 0, 0), [[1000, 3]], Window: new BenchClientWindow(5.0, 250_000));
         var b = new BenchCellMeasurement(2, 5.0, 200, 200_000, new ProcessStats(0, 0, 0, 0, 0), [[1000, 2]], Window: new BenchClientWindow(5.0, 200_000));
         BenchCell cell = BenchProcesses.Combine("1.5mbit", spec, [a, b], new ProcessStats(0, 0, 0, 0, 0));
         Assert.Equal((2.5 / 5.0) + (2 / 5.0), cell.OpsPerSecond, 9);
-        Assert.Equal(4, cell.Calls);
+        Assert.Equal(5, cell.Calls);
         Assert.Equal(100_000, cell.ResponseBytes, 9);
     }
 }

@@ -12,18 +12,17 @@ namespace Surrogate.Perf.Harness.Compression;
 public sealed record BenchCellSpec(string Contender, string Class, int Size, string Address, double WarmupSeconds, int WarmupCalls, double MeasureSeconds, int MinCalls);
 
 /// <summary>
-/// What one client process measured: calls and seconds of its closed loop, wire bytes of its connections (kernel
-/// TCP counters), its own CPU and allocations, its latency histogram as (value, count) pairs in Stopwatch ticks, and
-/// <paramref name="Timeline"/>: the calls that completed in each <see cref="Recovery.BucketSeconds"/> from GO;
-/// <paramref name="Window"/>: what the client received from GO to the driver's STOP (<see cref="BenchClientWindow"/>).
+/// What one client process measured from GO to its last reply: calls and seconds of its closed loop, wire bytes of
+/// its connections (kernel TCP counters), its own CPU and allocations, its latency histogram as (value, count) pairs
+/// in Stopwatch ticks, <paramref name="Timeline"/>: the calls that completed in each <see cref="Recovery.BucketSeconds"/>
+/// from GO, and <paramref name="Window"/>: what it had received when the driver's STOP came (<see cref="BenchClientWindow"/>).
 /// </summary>
 public sealed record BenchCellMeasurement(long Calls, double Seconds, long RequestBytes, long ResponseBytes, ProcessStats Client, long[][] Latency, int[]? Timeline = null, BenchClientWindow? Window = null);
 
 /// <summary>
-/// One client's share of the cell's common window, from GO to the driver's STOP (sent once every client has its
-/// result): its seconds and the reply bytes its connections received (the kernel's count, a reply still arriving
-/// included), so replies per second count the part of a reply already through the link rather than a whole call or
-/// none.
+/// One client's share of the cell's common window, from GO to the driver's STOP: its seconds and the reply bytes
+/// its connections had received (the kernel's count, a reply still arriving included), so replies per second count
+/// the part of a reply already through the link rather than a whole call or none.
 /// </summary>
 public sealed record BenchClientWindow(double Seconds, long ResponseBytes);
 
@@ -33,11 +32,12 @@ public sealed record SweepSpec(string Class, int Size, string Address, IReadOnly
 /// <summary>
 /// A client process of the compression benchmarks (<c>compression-client</c>). Lines on stdin: <c>CELL {spec}</c>
 /// connects, checks one call, warms up and answers <c>READY</c>; <c>GO</c> starts the measured closed loop (one
-/// call in flight), which prints <c>PROGRESS calls seconds</c> and ends with <c>RESULT {json}</c>; the client then
-/// keeps calling until <c>STOP</c> and answers <c>STOPPED {window}</c> (<see cref="BenchClientWindow"/>). Every
-/// client thus loads the link to the end of one common window, whose received bytes give the cell's rate: each
-/// client's calls over its own window, ended by its own count, added up to more than the link carries (a client's
-/// window ended on its lucky streak, and the last ones ran on a link the first had left). <c>SWEEP {spec}</c>
+/// call in flight), which prints <c>PROGRESS calls seconds</c>, answers <c>MET</c> once it has the spec's calls and
+/// seconds, and goes on until <c>STOP</c> (sent when every client has met them); the reply in flight then completes,
+/// and <c>RESULT {json}</c> ends the cell. Every client thus loads the link to the end of one common window, whose
+/// received bytes give the cell's rate: each client's calls over its own window, ended by its own count, added up to
+/// more than the link carries (a window ended on its client's lucky streak, and the last ones ran on a link the
+/// first had left). <c>SWEEP {spec}</c>
 /// captures a reply's bytes and times the codecs on them, answering <c>SWEPT {json}</c>.
 /// </summary>
 public static class BenchClientCommand
@@ -74,10 +74,17 @@ public static class BenchClientCommand
         ProcessStats before = ProcessStats.Capture();
         var socketsBefore = SocketByteCounter.Snapshot(address.Port);
         var clock = Stopwatch.StartNew();
+        Task<BenchClientWindow> stop = Task.Run(() =>
+        {
+            string? line = Console.In.ReadLine();
+            var window = new BenchClientWindow(clock.Elapsed.TotalSeconds, SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port)).Received);
+            return line == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{line}'.");
+        });
         double nextProgress = 0.5;
         long calls = 0;
+        bool met = false;
         var timeline = new List<int>();
-        while (calls < spec.MinCalls || clock.Elapsed.TotalSeconds < spec.MeasureSeconds)
+        while (!met || !stop.IsCompleted)
         {
             long start = Stopwatch.GetTimestamp();
             client.Call(spec.Size);
@@ -90,6 +97,12 @@ public static class BenchClientCommand
             }
 
             timeline[bucket]++;
+            if (!met && calls >= spec.MinCalls && clock.Elapsed.TotalSeconds >= spec.MeasureSeconds)
+            {
+                met = true;
+                Reply("MET");
+            }
+
             if (clock.Elapsed.TotalSeconds >= nextProgress)
             {
                 Reply(FormattableString.Invariant($"PROGRESS {calls} {clock.Elapsed.TotalSeconds:F2}"));
@@ -101,28 +114,8 @@ public static class BenchClientCommand
         var (sent, received) = SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port));
         ProcessStats cost = ProcessStats.Capture().Minus(before);
         long[][] latency = [.. histogram.RecordedValues().Select(v => new[] { v.ValueIteratedTo, v.CountAddedInThisIterationStep })];
-        Reply("RESULT " + JsonSerializer.Serialize(new BenchCellMeasurement(calls, seconds, sent, received, cost, latency, [.. timeline])));
-        Reply("STOPPED " + JsonSerializer.Serialize(KeepLoadUntilStop(client, spec.Size, address.Port, clock, socketsBefore)));
-    }
-
-    /// <summary>
-    /// Calls on until the driver's <c>STOP</c> line; the window ends when that line arrives, with whatever part of the
-    /// reply in flight the connections have received by then.
-    /// </summary>
-    private static BenchClientWindow KeepLoadUntilStop(IBenchClient client, int size, int port, Stopwatch clock, Dictionary<string, (long Sent, long Received)> socketsBefore)
-    {
-        Task<BenchClientWindow> stop = Task.Run(() =>
-        {
-            string? line = Console.In.ReadLine();
-            var window = new BenchClientWindow(clock.Elapsed.TotalSeconds, SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(port)).Received);
-            return line == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{line}'.");
-        });
-        while (!stop.IsCompleted)
-        {
-            client.Call(size);
-        }
-
-        return stop.GetAwaiter().GetResult();
+        var measurement = new BenchCellMeasurement(calls, seconds, sent, received, cost, latency, [.. timeline], stop.GetAwaiter().GetResult());
+        Reply("RESULT " + JsonSerializer.Serialize(measurement));
     }
 
     private static List<SweepPoint> Sweep(SweepSpec spec)

@@ -151,22 +151,23 @@ public sealed class BenchProcesses : IAsyncDisposable
         Task midRunTask = midRun?.Invoke() ?? Task.CompletedTask;
         var counts = new long[Clients.Count];
         var seconds = new double[Clients.Count];
-        string[] results = await Task.WhenAll(Clients.Select((c, i) => c.ExpectAsync("RESULT", CellTimeout, other =>
+        Action<string> Progress(int i) => other =>
         {
-            string[] parts = other.Split(' ');
-            if (parts is ["PROGRESS", var calls, var elapsed])
+            if (other.Split(' ') is ["PROGRESS", var calls, var elapsed])
             {
                 counts[i] = long.Parse(calls, CultureInfo.InvariantCulture);
                 seconds[i] = double.Parse(elapsed, CultureInfo.InvariantCulture);
                 progress(counts.Sum(), seconds.Max());
             }
-        })));
+        };
+
+        await Task.WhenAll(Clients.Select((c, i) => c.ExpectAsync("MET", CellTimeout, Progress(i))));
+        await Task.WhenAll(Clients.Select(c => c.SendAsync("STOP")));
+        string[] results = await Task.WhenAll(Clients.Select((c, i) => c.ExpectAsync("RESULT", CellTimeout, Progress(i))));
         await midRunTask;
         ProcessStats server = (await ServerStatsAsync()).Minus(before);
         IReadOnlyList<DecisionCount>? decisions = contender.IsPolicy ? await ServerDecisionsAsync(spec.Contender) : null;
-        await Task.WhenAll(Clients.Select(c => c.SendAsync("STOP")));
-        string[] windows = await Task.WhenAll(Clients.Select(c => c.ExpectAsync("STOPPED", CellTimeout)));
-        var measured = results.Zip(windows, (r, w) => JsonSerializer.Deserialize<BenchCellMeasurement>(r)! with { Window = JsonSerializer.Deserialize<BenchClientWindow>(w) }).ToList();
+        var measured = results.Select(r => JsonSerializer.Deserialize<BenchCellMeasurement>(r)!).ToList();
         return (Combine(link, spec, measured, server, decisions), measured);
     }
 
@@ -183,8 +184,8 @@ public sealed class BenchProcesses : IAsyncDisposable
 
     /// <summary>
     /// Adds the clients up: ops/s is the sum of each client's replies over the common window (bytes received from GO
-    /// to STOP over its bytes per reply; without the kernel's byte counts, its calls over its own window), per-op
-    /// costs divide by every measured call.
+    /// to STOP over its bytes per reply; without the kernel's byte counts, its calls over its own loop), per-op costs
+    /// divide by every call from GO to the last reply, which the server's figures and decisions also cover.
     /// </summary>
     public static BenchCell Combine(string link, BenchCellSpec spec, IReadOnlyList<BenchCellMeasurement> clients, ProcessStats server, IReadOnlyList<DecisionCount>? decisions = null)
     {
