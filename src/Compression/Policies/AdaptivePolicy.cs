@@ -278,9 +278,14 @@ internal sealed class AdaptivePolicy : MessagePolicy
         }
 
         Estimates estimates = key.Estimates;
-        if (estimates.Samples[step] > 0 || double.IsNaN(estimates.Ratio[step]))
+        if (estimates.Samples[step] > 0)
         {
-            return estimates.Samples[step] > 0 ? estimates.Ratio[step] : _arms[step].PriorRatio;
+            return estimates.Ratio[step];
+        }
+
+        if (double.IsNaN(estimates.Ratio[step]))
+        {
+            return _arms[step].PriorRatio;
         }
 
         for (int distance = 1; distance < _arms.Length; distance++)
