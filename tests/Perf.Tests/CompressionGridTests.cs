@@ -91,6 +91,23 @@ public sealed class CompressionGridTests
         Assert.Null(CompressionCli.Parse([]).Loads);
     }
 
+    [Fact]
+    public void Fresh_processes_warm_up_for_the_profile_s_seconds_in_whole_passes_over_the_contenders()
+    {
+        // Grid: 9 contenders x (2 + 2 + 1.5 s) = 49.5 s fill the 45 s in one pass; 3 contenders take three (16.5 s a pass).
+        Assert.Equal((1, 3, 0), (BenchProfile.Grid.WarmUpPasses(9), BenchProfile.Grid.WarmUpPasses(3), BenchProfile.Grid.WarmUpPasses(0)));
+        Assert.Equal(2, BenchProfile.Grid.WarmUpPasses(5)); // 27.5 s, then 55 s
+        Assert.Equal(1, BenchProfile.Quick.WarmUpPasses(5)); // the short version: one pass
+        Assert.Equal(1, BenchProfile.Full.WarmUpPasses(14)); // 14 x 31.5 s
+        Assert.Equal(2, (BenchProfile.Grid with { WarmupSeconds = 1, MeasureSeconds = 1 }).WarmUpPasses(9)); // 31.5 s, then 63 s
+
+        // The estimate counts them: three contenders warm up in three passes where no warm-up time asks one.
+        BenchOptions three = CompressionCli.Parse(["--profile", "grid", "--links", "loopback", "--loads", "1", "--contenders", "lz4-0,adaptive"]);
+        BenchOptions onePass = three with { Profile = three.Profile with { LinkWarmupSeconds = 0 } };
+        Assert.Equal(3, three.Contenders.Count);
+        Assert.Equal(2 * 3 * 5.5, three.EstimatedSeconds() - onePass.EstimatedSeconds(), 9);
+    }
+
     [Theory]
     [InlineData("100mbit->1.5mbit@10s", 100_000_000, 1_500_000, 10)]
     [InlineData("1.5mbit->1gbit@2.5", 1_500_000, 1_000_000_000, 2.5)]

@@ -40,6 +40,27 @@ public sealed class CompressionResultsTests(CompressionRunFixture run)
     }
 
     [Fact]
+    public void Fresh_processes_run_every_contender_uncounted_before_the_first_round_once_in_the_short_version()
+    {
+        using var json = JsonDocument.Parse(File.ReadAllText(run.PathOf("results.json")));
+        var measured = run.Rows("results.csv").Where(r => r["status"] == "measured").ToList();
+        (string firstClass, IReadOnlyList<int> sizes) = MessageClassCatalog.Quick[0];
+        JsonElement link = Assert.Single(json.RootElement.GetProperty("links").EnumerateArray());
+        var warmUp = link.GetProperty("warmUp").EnumerateArray().ToList();
+        Assert.Equal(measured.Select(r => r["contender"]).Distinct().Order(), warmUp.Select(w => w.GetProperty("contender").GetString()!).Order());
+        Assert.All(warmUp, w =>
+        {
+            Assert.Equal((firstClass, sizes[0]), (w.GetProperty("class").GetString()!, w.GetProperty("size").GetInt32()));
+            Assert.True(w.GetProperty("opsPerSecond").GetDouble() > 0, w.GetProperty("contender").GetString());
+        });
+
+        // Not counted: each measured cell is its one round as it is (a cell of several rounds lists them).
+        Assert.All(json.RootElement.GetProperty("cells").EnumerateArray(), c => Assert.Equal(JsonValueKind.Null, c.GetProperty("roundOpsPerSecond").ValueKind));
+        Assert.Contains($"Warm-up rounds on the fresh server and clients ({firstClass} {BenchReport.SizeLabel(firstClass, sizes[0])}, not counted), ops/s in run order: ",
+            File.ReadAllText(run.PathOf("results.md")), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Compressing_contenders_send_smaller_replies()
     {
         var measured = run.Rows("results.csv").Where(r => r["status"] == "measured").ToList();

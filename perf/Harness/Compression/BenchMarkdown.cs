@@ -26,6 +26,13 @@ public static class BenchMarkdown
                 ? $"## Part 3: one machine (loopback), {(link.Clients == 1 ? "one client" : link.Clients + " clients")}, one call in flight each"
                 : $"## Part 4: {link.Name}, {link.Clients} clients").AppendLine();
             md.AppendLine($"Link: {link.Description}.").AppendLine();
+            if (link.WarmUp.Count > 0)
+            {
+                BenchWarmUp first = link.WarmUp[0];
+                md.AppendLine($"Warm-up rounds on the fresh server and clients ({first.Class} {BenchReport.SizeLabel(first.Class, first.Size)}, not counted), ops/s in run order: " +
+                    string.Join(", ", link.WarmUp.Select(w => $"{w.Contender} {Num(w.OpsPerSecond)}")) + ".").AppendLine();
+            }
+
             OpsTable(md, report, link.Name, MessageClassCatalog.Orders);
             CostTable(md, report, link.Name);
         }

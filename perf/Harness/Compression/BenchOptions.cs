@@ -9,9 +9,14 @@ namespace Surrogate.Perf.Harness.Compression;
 /// <paramref name="Rounds"/>: how many times every contender of a message class and size is measured, the
 /// contenders interleaved (<see cref="CellRounds"/>); a cell's figures are its median round's.
 /// </summary>
-public sealed record BenchProfile(string Name, double WarmupSeconds, int WarmupCalls, double MeasureSeconds, int MinCalls, double SweepSecondsPerLevel, bool SweepEveryLevel, int Rounds = 1)
+public sealed record BenchProfile(
+    string Name, double WarmupSeconds, int WarmupCalls, double MeasureSeconds, int MinCalls, double SweepSecondsPerLevel, bool SweepEveryLevel, int Rounds = 1,
+    double LinkWarmupSeconds = 0)
 {
-    public static BenchProfile Full { get; } = new("full", 10, 1, 20, 1, 0.3, SweepEveryLevel: true);
+    /// <summary>Seconds a cell takes besides its warm-up and window (starting and stopping the clients' loops), for estimates.</summary>
+    public const double CellOverheadSeconds = 1.5;
+
+    public static BenchProfile Full { get; } = new("full", 10, 1, 20, 1, 0.3, SweepEveryLevel: true, LinkWarmupSeconds: 45);
 
     public static BenchProfile Quick { get; } = new("quick", 0.3, 2, 1, 3, 0.03, SweepEveryLevel: false);
 
@@ -21,7 +26,15 @@ public sealed record BenchProfile(string Name, double WarmupSeconds, int WarmupC
     /// several noisy draws (between two grids a static cell moved by a standard deviation of 5-11%, up to 2x),
     /// which a policy that chose exactly as it did could not match; a median of interleaved rounds is not biased so.
     /// </summary>
-    public static BenchProfile Grid { get; } = new("grid", 2, 2, 2, 2, 0.1, SweepEveryLevel: false, Rounds: 3);
+    public static BenchProfile Grid { get; } = new("grid", 2, 2, 2, 2, 0.1, SweepEveryLevel: false, Rounds: 3, LinkWarmupSeconds: 45);
+
+    /// <summary>
+    /// Uncounted passes over <paramref name="contenders"/> contenders on a link's fresh processes: one, and as many as
+    /// fill <see cref="LinkWarmupSeconds"/>. Under load on two cores the runtime took about 40 s to finish compiling
+    /// the hot paths at full optimisation (with tiered compilation off there was no such stretch, and no PGO after it).
+    /// </summary>
+    public int WarmUpPasses(int contenders) =>
+        contenders == 0 ? 0 : Math.Max(1, (int)Math.Ceiling(LinkWarmupSeconds / (contenders * (WarmupSeconds + MeasureSeconds + CellOverheadSeconds))));
 }
 
 /// <summary>
@@ -215,10 +228,11 @@ public sealed record BenchOptions
     /// <summary>Planned seconds: every cell's warm-up, window and about 1.5 s of connecting and reading counters; each link's start; the sweep; the rate change.</summary>
     public double EstimatedSeconds()
     {
-        const double PerCell = 1.5, PerLink = 15;
+        const double PerCell = BenchProfile.CellOverheadSeconds, PerLink = 15;
         int messageCells = LinkRuns.Sum(l => Classes.Sum(c => c.Sizes.Count(size => !LeftOut.Any(o => o.Covers(l.Name, c.Class.Name, size)))));
         int levels = Profile.SweepEveryLevel ? 60 : Contenders.Count;
-        double seconds = (messageCells * Contenders.Count * Profile.Rounds * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
+        int warmUpCells = LinkRuns.Count * Profile.WarmUpPasses(Contenders.Count);
+        double seconds = (((messageCells * Profile.Rounds) + warmUpCells) * Contenders.Count * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
             + (LinkRuns.Count * PerLink) + (Classes.Sum(c => c.Sizes.Count) * levels * 2 * Math.Max(Profile.SweepSecondsPerLevel, 0.05));
         if (RateChange is { } change)
         {

@@ -37,7 +37,14 @@ public sealed record BenchNotRun(string Link, string Contender, string Class, in
 /// A link of the run: loopback, or the shaped veth pair with its rate, tbf burst and qdisc counters after the run;
 /// <paramref name="DefaultLoad"/> false for a second load of the same link (<c>100mbit-1c</c>), which the model leaves out.
 /// </summary>
-public sealed record BenchLinkReport(string Name, long? BitsPerSecond, long? BurstBytes, int Clients, string Description, string? QdiscStatistics, bool DefaultLoad = true);
+public sealed record BenchLinkReport(string Name, long? BitsPerSecond, long? BurstBytes, int Clients, string Description, string? QdiscStatistics, bool DefaultLoad = true)
+{
+    /// <summary>The round before the first on this link's fresh server and clients: every contender once on the first class and size, not counted.</summary>
+    public IReadOnlyList<BenchWarmUp> WarmUp { get; init; } = [];
+}
+
+/// <summary>One contender's uncounted run in a link's warm-up round, and the ops/s it measured cold.</summary>
+public sealed record BenchWarmUp(string Contender, string Class, int Size, double OpsPerSecond);
 
 /// <summary>Where and how the run was made; the head of every output file.</summary>
 public sealed record BenchEnvironment(

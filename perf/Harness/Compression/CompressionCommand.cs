@@ -49,7 +49,9 @@ public static class CompressionCommand
             string.Create(CultureInfo.InvariantCulture,
                 $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell, every client calling until all have theirs; ops/s adds each client's received bytes over its bytes per reply in that common window") +
                 (profile.Rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture,
-                    $"; {profile.Rounds} rounds per class and size, every contender once a round in an order rotated each round, a cell its median round")),
+                    $"; {profile.Rounds} rounds per class and size, every contender once a round in an order rotated each round, a cell its median round")) +
+                string.Create(CultureInfo.InvariantCulture,
+                    $"; before the first round on each link, uncounted rounds of every contender on the first class and size (fresh processes run cold): one, or as many as fill {profile.LinkWarmupSeconds} s"),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
             "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
                 "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
@@ -65,7 +67,7 @@ public static class CompressionCommand
         var links = new List<BenchLinkReport>();
         var rateCells = new List<RateChangeCell>();
         BenchLinkReport? rateLink = null;
-        int planned = (options.LinkRuns.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count * options.Profile.Rounds)
+        int planned = (options.LinkRuns.Count * ((options.Classes.Sum(c => c.Sizes.Count) * options.Profile.Rounds) + options.Profile.WarmUpPasses(options.Contenders.Count)) * options.Contenders.Count)
             + (options.RateChange is null ? 0 : (options.RateChangeClasses ?? options.Classes).Sum(c => c.Sizes.Count) * options.Contenders.Count);
         using (var board = new LiveBoard(Columns, planned))
         {
@@ -102,6 +104,7 @@ public static class CompressionCommand
         BenchProcesses? processes = null;
         string description = link.Rate is null ? "loopback (127.0.0.1), unshaped" : link.Rate.Describe();
         var plan = (from c in options.Classes from size in c.Sizes from contender in options.Contenders select (c.Class, size, contender)).ToList();
+        var warmUp = new List<BenchWarmUp>();
         try
         {
             if (link.Rate is not null)
@@ -152,6 +155,11 @@ public static class CompressionCommand
                                 await SweepAsync(link.Name, processes, options, board, sweep, notRun);
                             }
 
+                            if (started)
+                            {
+                                warmUp.AddRange(await WarmUpAsync(link.Name, runnable, messageClass, size, processes, options.Profile, board));
+                            }
+
                             string name = rounds == 1 ? contender.Name : $"{contender.Name} {round + 1}/{rounds}";
                             measured[contender.Name].Add(await MeasureAsync(link.Name, name, contender, messageClass, size, processes, options.Profile, board));
                         }
@@ -198,7 +206,37 @@ public static class CompressionCommand
         string? statistics = network?.Statistics();
         network?.Dispose();
         return new BenchLinkReport(link.Name, link.Rate?.BitsPerSecond, link.Rate?.BurstBytes, clients, description, statistics,
-            DefaultLoad: clients == (link.Rate is null ? 1 : options.Clients));
+            DefaultLoad: clients == (link.Rate is null ? 1 : options.Clients)) { WarmUp = warmUp };
+    }
+
+    /// <summary>
+    /// Uncounted rounds of every contender on a link's fresh server and clients (<see cref="BenchProfile.WarmUpPasses"/>).
+    /// Fresh processes run cold for about 40 s: in the 2026-11-27 grid every link's first cell measured 23–45% of its
+    /// later rounds in round one, which made that cell's median the lower of two rounds and taught the adaptive
+    /// encoder speeds the warm process does not have. A contender that fails here is left to fail where it counts.
+    /// </summary>
+    private static async Task<List<BenchWarmUp>> WarmUpAsync(
+        string link, IReadOnlyList<Contender> runnable, MessageClass messageClass, int size, BenchProcesses processes, BenchProfile profile, LiveBoard board)
+    {
+        var runs = new List<BenchWarmUp>();
+        int passes = profile.WarmUpPasses(runnable.Count);
+        for (int pass = 0; pass < passes; pass++)
+        {
+            foreach (Contender contender in runnable)
+            {
+                try
+                {
+                    BenchCell cell = await MeasureAsync(link, $"{contender.Name} warm-up {pass + 1}/{passes}", contender, messageClass, size, processes, profile, board);
+                    runs.Add(new BenchWarmUp(contender.Name, messageClass.Name, size, cell.OpsPerSecond));
+                }
+                catch (InvalidOperationException)
+                {
+                    board.Skip(); // measured (and reported) in the rounds that count
+                }
+            }
+        }
+
+        return runs;
     }
 
     /// <summary>One round of one contender's cell, shown on the board as <paramref name="name"/> (the contender and, with rounds, which round).</summary>
