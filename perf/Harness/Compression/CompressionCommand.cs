@@ -211,9 +211,10 @@ public static class CompressionCommand
 
     /// <summary>
     /// Uncounted rounds of every contender on a link's fresh server and clients (<see cref="BenchProfile.WarmUpPasses"/>).
-    /// Fresh processes run cold for about 40 s: in the 2026-11-27 grid every link's first cell measured 23–45% of its
-    /// later rounds in round one, which made that cell's median the lower of two rounds and taught the adaptive
-    /// encoder speeds the warm process does not have. A contender that fails here is left to fail where it counts.
+    /// Fresh processes run slow for about 40 s under load: in the 2026-11-27 grid the first five contenders of each
+    /// link's first cell measured 14–77% of their later rounds in round one (loopback, 1 Gbit/s, 100 Mbit/s), which
+    /// made that cell's median the lower of two rounds and taught the adaptive encoder speeds the warm process does not
+    /// have. A contender that fails here is left to fail where it counts.
     /// </summary>
     private static async Task<List<BenchWarmUp>> WarmUpAsync(
         string link, IReadOnlyList<Contender> runnable, MessageClass messageClass, int size, BenchProcesses processes, BenchProfile profile, LiveBoard board)
