@@ -30,8 +30,8 @@ public sealed record BenchProfile(
 
     /// <summary>
     /// Uncounted passes over <paramref name="contenders"/> contenders on a link's fresh processes: one, and as many as
-    /// fill <see cref="LinkWarmupSeconds"/>. Under load on two cores the runtime took about 40 s to finish compiling
-    /// the hot paths at full optimisation (with tiered compilation off there was no such stretch, and no PGO after it).
+    /// fill <see cref="LinkWarmupSeconds"/>. Under load on two cores fresh processes ran slow for about 40 s: tiered
+    /// compilation, as far as a run with it off shows (no such stretch, and no profile-guided code after it either).
     /// </summary>
     public int WarmUpPasses(int contenders) =>
         contenders == 0 ? 0 : Math.Max(1, (int)Math.Ceiling(LinkWarmupSeconds / (contenders * (WarmupSeconds + MeasureSeconds + CellOverheadSeconds))));

@@ -39,11 +39,11 @@ public sealed record BenchNotRun(string Link, string Contender, string Class, in
 /// </summary>
 public sealed record BenchLinkReport(string Name, long? BitsPerSecond, long? BurstBytes, int Clients, string Description, string? QdiscStatistics, bool DefaultLoad = true)
 {
-    /// <summary>The round before the first on this link's fresh server and clients: every contender once on the first class and size, not counted.</summary>
+    /// <summary>The rounds before the first on this link's fresh server and clients: every contender on the first class and size, in one or more passes, not counted.</summary>
     public IReadOnlyList<BenchWarmUp> WarmUp { get; init; } = [];
 }
 
-/// <summary>One contender's uncounted run in a link's warm-up round, and the ops/s it measured cold.</summary>
+/// <summary>One contender's uncounted run in a link's warm-up rounds, and the ops/s it measured there.</summary>
 public sealed record BenchWarmUp(string Contender, string Class, int Size, double OpsPerSecond);
 
 /// <summary>Where and how the run was made; the head of every output file.</summary>
