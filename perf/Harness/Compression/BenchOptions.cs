@@ -226,13 +226,15 @@ public sealed record BenchOptions
     }
 
     /// <summary>Planned seconds: every cell's warm-up, window and about 1.5 s of connecting and reading counters; each link's start; the sweep; the rate change.</summary>
+    /// <summary>The uncounted cells the run starts every link with (<see cref="BenchProfile.WarmUpPasses"/> over the contenders).</summary>
+    public int WarmUpCells => LinkRuns.Count * Profile.WarmUpPasses(Contenders.Count) * Contenders.Count;
+
     public double EstimatedSeconds()
     {
         const double PerCell = BenchProfile.CellOverheadSeconds, PerLink = 15;
         int messageCells = LinkRuns.Sum(l => Classes.Sum(c => c.Sizes.Count(size => !LeftOut.Any(o => o.Covers(l.Name, c.Class.Name, size)))));
         int levels = Profile.SweepEveryLevel ? 60 : Contenders.Count;
-        int warmUpCells = LinkRuns.Count * Profile.WarmUpPasses(Contenders.Count);
-        double seconds = (((messageCells * Profile.Rounds) + warmUpCells) * Contenders.Count * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
+        double seconds = (((messageCells * Profile.Rounds * Contenders.Count) + WarmUpCells) * (Profile.WarmupSeconds + Profile.MeasureSeconds + PerCell))
             + (LinkRuns.Count * PerLink) + (Classes.Sum(c => c.Sizes.Count) * levels * 2 * Math.Max(Profile.SweepSecondsPerLevel, 0.05));
         if (RateChange is { } change)
         {

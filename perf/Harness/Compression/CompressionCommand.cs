@@ -50,8 +50,8 @@ public static class CompressionCommand
                 $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell, every client calling until all have theirs; ops/s adds each client's received bytes over its bytes per reply in that common window") +
                 (profile.Rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture,
                     $"; {profile.Rounds} rounds per class and size, every contender once a round in an order rotated each round, a cell its median round")) +
-                string.Create(CultureInfo.InvariantCulture,
-                    $"; before the first round on each link, uncounted rounds of every contender on the first class and size (fresh processes run cold): one, or as many as fill {profile.LinkWarmupSeconds} s"),
+                "; before the first round on each link, uncounted rounds of every contender on the first class and size (fresh processes run cold): " +
+                (profile.LinkWarmupSeconds > 0 ? string.Create(CultureInfo.InvariantCulture, $"at least one pass, as many as fill {profile.LinkWarmupSeconds} s") : "one"),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
             "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
                 "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
@@ -67,7 +67,7 @@ public static class CompressionCommand
         var links = new List<BenchLinkReport>();
         var rateCells = new List<RateChangeCell>();
         BenchLinkReport? rateLink = null;
-        int planned = (options.LinkRuns.Count * ((options.Classes.Sum(c => c.Sizes.Count) * options.Profile.Rounds) + options.Profile.WarmUpPasses(options.Contenders.Count)) * options.Contenders.Count)
+        int planned = (options.LinkRuns.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count * options.Profile.Rounds) + options.WarmUpCells
             + (options.RateChange is null ? 0 : (options.RateChangeClasses ?? options.Classes).Sum(c => c.Sizes.Count) * options.Contenders.Count);
         using (var board = new LiveBoard(Columns, planned))
         {
