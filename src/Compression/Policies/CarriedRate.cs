@@ -9,8 +9,12 @@ namespace Surrogate.Compression.Policies;
 /// what held the calls back was the link, not this process (between the watermarks it can be either: on 1 Gbit/s a zstd
 /// choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). Otherwise the lower of two busy
 /// windows in a row is a lower bound. Either counts for <see cref="HeldFor"/>; a higher lower bound replaces it, a
-/// window with the CPU busy that carried no more than a capacity keeps that capacity current (it does not contradict
-/// it).
+/// window with the CPU busy that carried no more than a capacity but at least <see cref="KeptFrom"/> of it keeps that
+/// capacity current: the link was still about full, and the CPU busy with a choice that compresses more does not
+/// contradict it. A window well below it does not: a slow peer (cold clients, long round trips) queues calls like a
+/// full link and can be mistaken for one while this process's CPU idles; once the CPU is busy and the link carries
+/// less, nothing confirms it, and a capacity that held for as long as the load lasted kept a CPU-bound zstd level at
+/// 0.70× of LZ4 on 1 Gbit/s.
 /// <para>
 /// Why: the send rate is the current choice's own. A choice that compresses more sends fewer bytes, and an estimate
 /// that fell with it made compressing more look better still (zstd at a self-made 3–53 MB/s on a 125 MB/s link,
@@ -29,6 +33,9 @@ internal sealed class CarriedRate
 
     /// <summary>A busy window below the held rate divided by this drops it.</summary>
     public const int DropBelow = 8;
+
+    /// <summary>The share of a capacity a busy window must carry to keep it current.</summary>
+    public const double KeptFrom = 0.8;
 
     /// <summary>Messages a window needs before its rate can be held (what is queued is then a small share of it).</summary>
     public const int MinMessages = 32;
@@ -69,7 +76,7 @@ internal sealed class CarriedRate
         {
             (_rate, _at, _capacity) = (window, now, true);
         }
-        else if (Capacity(now) && cpuBusy && window <= _rate)
+        else if (Capacity(now) && cpuBusy && window <= _rate && window >= KeptFrom * _rate)
         {
             _at = now;
         }

@@ -172,15 +172,31 @@ public sealed class LinkEstimatorTests
     }
 
     [Fact]
-    public void Calls_queued_on_the_link_while_the_cpu_has_room_measure_its_capacity_and_a_cpu_bound_choice_keeps_it()
+    public void Calls_queued_on_the_link_while_the_cpu_has_room_measure_its_capacity_and_a_cpu_bound_choice_that_fills_it_keeps_it()
     {
         var link = new LinkEstimator(1e5, measure: true, now: 0);
         // Raw, 100 KB every 10 ms with 20 ms round trips (two calls in flight) at CPU below the watermark: 10 MB/s is the link's.
         long t = Send(link, 0, 3, 100_000, length: 100_000, cpuBusy: false, gapTicks: Second / 50);
-        // Then a choice that sends a quarter of the bytes, bound by the CPU, for longer than a lower bound is held.
-        t = Send(link, t, 70, 25_000, length: 100_000, cpuBusy: true, gapTicks: Second / 50);
+        // Then a choice that compresses 200 KB to 85 KB, bound by the CPU, on the link still 85% full, for longer than a
+        // capacity is held.
+        t = Send(link, t, 70, 85_000, length: 200_000, cpuBusy: true, gapTicks: Second / 50);
         Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 9.9e6, 10.1e6);
         Assert.Equal("send_rate", source);
+    }
+
+    [Fact]
+    public void A_capacity_that_busy_windows_fall_well_short_of_lapses_after_the_hold()
+    {
+        // A slow peer looks like a full link: 10 MB/s with calls queued while this process's CPU idles.
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 100_000, length: 100_000, cpuBusy: false, gapTicks: Second / 50);
+        // Then the CPU is busy compressing 200 KB to 25 KB and the link carries a quarter of that: nothing confirms it.
+        t = Send(link, t, 45, 25_000, length: 200_000, cpuBusy: true, gapTicks: Second / 50);
+        Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 9.9e6, 10.1e6);
+        Assert.Equal("send_rate", source);
+        t = Send(link, t, 25, 25_000, length: 200_000, cpuBusy: true, gapTicks: Second / 50);
+        Assert.InRange(link.Estimate(t, out source, cpuBusy: true), 19.9e6, 20.1e6);
+        Assert.Equal("cpu_bound", source);
     }
 
     [Fact]
