@@ -17,9 +17,9 @@ namespace Surrogate.Compression.Policies;
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
-/// <item>the highest rate the link carried (<see cref="CarriedRate"/>): held while choices that compress more send
-/// fewer bytes, and known as its capacity once calls queued on it while this process's CPU was below the low
-/// watermark;</item>
+/// <item>the highest rate the link carried (<see cref="CarriedRate"/>): held for a minute while choices that compress
+/// more send fewer bytes, and known as its capacity once calls queued on it while this process's CPU was below the low
+/// watermark, kept for as long as windows nearly fill it;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// While this process's CPU is at or above the low watermark and the link's capacity is not known, every measure
