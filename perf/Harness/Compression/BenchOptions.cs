@@ -225,10 +225,13 @@ public sealed record BenchOptions
         return options;
     }
 
-    /// <summary>Planned seconds: every cell's warm-up, window and about 1.5 s of connecting and reading counters; each link's start; the sweep; the rate change.</summary>
     /// <summary>The uncounted cells the run starts every link with (<see cref="BenchProfile.WarmUpPasses"/> over the contenders).</summary>
     public int WarmUpCells => LinkRuns.Count * Profile.WarmUpPasses(Contenders.Count) * Contenders.Count;
 
+    /// <summary>The rate change's cells: every contender on each of its classes and sizes; none without a rate change.</summary>
+    public int RateChangeCells => RateChange is null ? 0 : (RateChangeClasses ?? Classes).Sum(c => c.Sizes.Count) * Contenders.Count;
+
+    /// <summary>Planned seconds: every cell's warm-up, window and about 1.5 s of connecting and reading counters; each link's start; the sweep; the rate change.</summary>
     public double EstimatedSeconds()
     {
         const double PerCell = BenchProfile.CellOverheadSeconds, PerLink = 15;
@@ -238,8 +241,7 @@ public sealed record BenchOptions
             + (LinkRuns.Count * PerLink) + (Classes.Sum(c => c.Sizes.Count) * levels * 2 * Math.Max(Profile.SweepSecondsPerLevel, 0.05));
         if (RateChange is { } change)
         {
-            int changeCells = (RateChangeClasses ?? Classes).Sum(c => c.Sizes.Count) * Contenders.Count;
-            seconds += PerLink + (changeCells * (Profile.WarmupSeconds + change.WindowSeconds + PerCell + 1));
+            seconds += PerLink + (RateChangeCells * (Profile.WarmupSeconds + change.WindowSeconds + PerCell + 1));
         }
 
         return seconds;

@@ -68,7 +68,7 @@ public static class CompressionCommand
         var rateCells = new List<RateChangeCell>();
         BenchLinkReport? rateLink = null;
         int planned = (options.LinkRuns.Count * options.Classes.Sum(c => c.Sizes.Count) * options.Contenders.Count * options.Profile.Rounds) + options.WarmUpCells
-            + (options.RateChange is null ? 0 : (options.RateChangeClasses ?? options.Classes).Sum(c => c.Sizes.Count) * options.Contenders.Count);
+            + options.RateChangeCells;
         using (var board = new LiveBoard(Columns, planned))
         {
             foreach (BenchLink link in options.LinkRuns)
