@@ -127,7 +127,17 @@ internal sealed class AdaptivePolicy : MessagePolicy
             return new CompressionChoice(null, 0, reason, action, 1, key, chosen, 1, link, model.Utilization, goal, source, rate, rawRate);
         }
 
-        if ((firstLook || !arm.EarlyAbort) && ByteEntropy.BitsPerByte(sample) >= ByteEntropy.Incompressible)
+        bool check = firstLook || !arm.EarlyAbort;
+        bool looksRandom = check && ByteEntropy.BitsPerByte(sample) >= ByteEntropy.Incompressible;
+        if (check)
+        {
+            lock (key.Gate)
+            {
+                key.LooksRandom = looksRandom;
+            }
+        }
+
+        if (looksRandom)
         {
             MarkIncompressible(key, allSteps: firstLook);
             return new CompressionChoice(null, 0, CompressionDecisionReason.Incompressible, action, 1, key, 0, 1, link, model.Utilization, goal, source, rawRate, rawRate);
@@ -327,12 +337,24 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// <summary>
     /// The step to try instead of <paramref name="chosen"/>, or -1: a neighbour (the one tried longest ago) after a
     /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages, or when a neighbour
-    /// has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>.
+    /// has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>. On data that looks random the steps
+    /// the entropy check would refuse are passed over: trying them would only send a message raw.
     /// </summary>
     private int Explore(AdaptiveKey key, int chosen, int cap, long now)
     {
         int below = chosen - 1;
-        int above = chosen + 1 <= cap ? chosen + 1 : -1;
+        while (below > 0 && key.LooksRandom && !_arms[below].EarlyAbort)
+        {
+            below--;
+        }
+
+        int above = chosen + 1;
+        while (above <= cap && key.LooksRandom && !_arms[above].EarlyAbort)
+        {
+            above++;
+        }
+
+        above = above <= cap ? above : -1;
         if (below < 0 && above < 0)
         {
             return -1;

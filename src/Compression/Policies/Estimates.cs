@@ -75,6 +75,9 @@ internal sealed class AdaptiveKey(string action, int sizeClass, int steps, long 
     /// <summary>Whether the first message's sample was checked for entropy.</summary>
     public bool Checked { get; set; }
 
+    /// <summary>Whether the last entropy check found the key's data near random (codecs without early abort are refused it).</summary>
+    public bool LooksRandom { get; set; }
+
     /// <summary>A uniform number in [0, 1) (xorshift64*); call under <see cref="Gate"/>.</summary>
     public double NextDouble()
     {

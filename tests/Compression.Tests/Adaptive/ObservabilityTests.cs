@@ -156,8 +156,8 @@ public sealed class ObservabilityTests
         Assert.IsType<Rules2011Policy>(Settings(binding.WithCompression(CompressionOptions.Rules2011)).Policy);
         Assert.IsType<FixedPolicy>(Settings(binding.WithCompression()).Policy);
         Assert.Equal(
-            [null, CompressionCodec.Lz4, CompressionCodec.Zstd, CompressionCodec.Zstd, CompressionCodec.Zstd, CompressionCodec.Zstd, CompressionCodec.Zstd],
-            ((AdaptivePolicy)Settings(binding.WithCompression(CompressionOptions.Adaptive)).Policy).Arms.Select(a => a.Codec));
+            ["raw", "lz4-0", "zstd-1", "zstd-3", "deflate-6", "zstd-6", "zstd-9", "zstd-15"],
+            ((AdaptivePolicy)Settings(binding.WithCompression(CompressionOptions.Adaptive)).Policy).Arms.Select(a => PolicyWorld.Name(a.Codec, a.Level)));
 
         static CompressionSettings Settings(System.ServiceModel.Channels.CustomBinding binding) =>
             binding.Elements.Find<Surrogate.Compression.ServiceModel.CompressingEncodingBindingElement>()!.Settings;
