@@ -12,7 +12,7 @@ public sealed partial record CompressionOptions
     public static CompressionOptions Default { get; } = new();
 
     /// <summary>
-    /// The adaptive policy with its defaults: per message, raw or a codec and level (LZ4, zstd 1–15, DEFLATE 2–9) chosen from
+    /// The adaptive policy with its defaults: per message, raw or a codec and level (LZ4, zstd 1–15, DEFLATE 6) chosen from
     /// measured ratios, speeds, link rate and CPU load (docs/compression.md, "The adaptive encoder").
     /// </summary>
     public static CompressionOptions Adaptive { get; } = new() { Policy = CompressionPolicy.Adaptive };
@@ -64,7 +64,8 @@ public sealed partial record CompressionOptions
 
     /// <summary>
     /// The codecs the adaptive policy chooses among, each at its own ladder of levels (LZ4 0; zstd 1, 3, 6, 9, 15;
-    /// Brotli 1, 4, 9; DEFLATE family 2, 6, 9); raw is always a choice. LZ4, zstd and DEFLATE by default: DEFLATE 6
+    /// Brotli 1, 4, 9; DEFLATE family 2, 6, 9), less the levels a codec listed before matches or beats in both ratio
+    /// and speed (DEFLATE 2 and 9 after zstd); raw is always a choice. LZ4, zstd and DEFLATE by default: DEFLATE 6
     /// writes fewer bytes than zstd 3 for messages of a few KB, faster than zstd 6 or 9 (an entropy check keeps it off
     /// incompressible data, which LZ4 and zstd give up on by themselves).
     /// </summary>
