@@ -128,19 +128,15 @@ internal sealed class AdaptivePolicy : MessagePolicy
         }
 
         bool check = firstLook || !arm.EarlyAbort;
-        bool looksRandom = check && ByteEntropy.BitsPerByte(sample) >= ByteEntropy.Incompressible;
-        if (check)
-        {
-            lock (key.Gate)
-            {
-                key.LooksRandom = looksRandom;
-            }
-        }
-
-        if (looksRandom)
+        if (check && ByteEntropy.BitsPerByte(sample) >= ByteEntropy.Incompressible)
         {
             MarkIncompressible(key, allSteps: firstLook);
             return new CompressionChoice(null, 0, CompressionDecisionReason.Incompressible, action, 1, key, 0, 1, link, model.Utilization, goal, source, rawRate, rawRate);
+        }
+
+        if (check)
+        {
+            key.LooksRandom = false;
         }
 
         double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec) : 0);
@@ -342,19 +338,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// </summary>
     private int Explore(AdaptiveKey key, int chosen, int cap, long now)
     {
-        int below = chosen - 1;
-        while (below > 0 && key.LooksRandom && !_arms[below].EarlyAbort)
-        {
-            below--;
-        }
-
-        int above = chosen + 1;
-        while (above <= cap && key.LooksRandom && !_arms[above].EarlyAbort)
-        {
-            above++;
-        }
-
-        above = above <= cap ? above : -1;
+        int below = Neighbour(key, chosen, -1, cap);
+        int above = Neighbour(key, chosen, 1, cap);
         if (below < 0 && above < 0)
         {
             return -1;
@@ -371,6 +356,21 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>
+    /// The next step from <paramref name="from"/> in <paramref name="direction"/> (−1 or 1) up to <paramref name="cap"/>,
+    /// passing over the codecs without early abort while the key's data looks random; -1 when there is none.
+    /// </summary>
+    private int Neighbour(AdaptiveKey key, int from, int direction, int cap)
+    {
+        int step = from + direction;
+        while (step > 0 && step <= cap && key.LooksRandom && !_arms[step].EarlyAbort)
+        {
+            step += direction;
+        }
+
+        return step >= 0 && step <= cap ? step : -1;
+    }
+
+    /// <summary>
     /// A sample looked random. On a key's first look every compressed step is assumed to save nothing, until the
     /// first measurement of any step replaces the assumption (a near-random sample of data that still compresses a
     /// little must not hold every level back until each is tried); before a codec without early abort, those steps
@@ -380,6 +380,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
     {
         lock (key.Gate)
         {
+            key.LooksRandom = true;
             for (int step = 1; step < _arms.Length; step++)
             {
                 if (allSteps)

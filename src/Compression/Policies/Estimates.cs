@@ -75,7 +75,10 @@ internal sealed class AdaptiveKey(string action, int sizeClass, int steps, long 
     /// <summary>Whether the first message's sample was checked for entropy.</summary>
     public bool Checked { get; set; }
 
-    /// <summary>Whether the last entropy check found the key's data near random (codecs without early abort are refused it).</summary>
+    /// <summary>
+    /// Whether the last entropy check found the key's data near random (codecs without early abort are refused it);
+    /// a single flag, so it is read and cleared without <see cref="Gate"/>.
+    /// </summary>
     public bool LooksRandom { get; set; }
 
     /// <summary>A uniform number in [0, 1) (xorshift64*); call under <see cref="Gate"/>.</summary>
