@@ -30,8 +30,9 @@ internal sealed record AdaptiveSettings(
 /// each step of the ladder, the time per message at the bottleneck (throughput: the larger of CPU time over cores and
 /// wire bytes over the link rate) or the time of one message (latency: compressing, slowed by CPU load, the wire
 /// bytes at the link rate, and decompressing at the codec's own speed), from estimates per key (action and size
-/// class); a step a key never tried takes the ladder's prior ratio and the policy-wide speed (else the prior). A share of messages and every key
-/// at least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
+/// class); a step a key never tried takes a ratio scaled by the priors from the key's nearest measured steps
+/// (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A share of messages and every key at
+/// least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
 /// incompressible messages raw before a codec without early abort (or a key's first message) sees them; and a
 /// compressed message that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where
 /// decompressing must pay for itself) goes raw. While it measures the link, messages to a peer on this machine go raw
@@ -107,7 +108,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             }
 
             key.Estimates.LastTried[chosen] = now;
-            predicted = RatioOf(key, chosen);
+            predicted = RatioPrediction.Of(_arms, key.Estimates, chosen);
             (double Cpu, double Wire) times = Times(key, model, chosen);
             rate = 1 / Cost(key, model, chosen, times);
             rawRate = 1 / Cost(key, model, 0);
@@ -268,56 +269,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         double other = s * model.OtherCpuPerByte;
         return _arms[step].Codec is null
             ? (other / model.Cores, (s + RawHeader) / model.Link)
-            : ((other + (s * TimeOf(key, step))) / model.Cores, ((s * RatioOf(key, step)) + CompressedHeader) / model.Link);
+            : ((other + (s * TimeOf(key, step))) / model.Cores, ((s * RatioPrediction.Of(_arms, key.Estimates, step)) + CompressedHeader) / model.Link);
     }
-
-    /// <summary>
-    /// A step's ratio: measured; else the prior, unless the key's first look found its data near random
-    /// (<see cref="MarkIncompressible"/>): the priors describe SOAP-like text, so such a key's unmeasured steps are
-    /// predicted from its nearest measured step, or assumed to save nothing before any is measured.
-    /// </summary>
-    private double RatioOf(AdaptiveKey key, int step)
-    {
-        if (_arms[step].Codec is null)
-        {
-            return 1;
-        }
-
-        Estimates estimates = key.Estimates;
-        if (estimates.Samples[step] > 0)
-        {
-            return estimates.Ratio[step];
-        }
-
-        if (double.IsNaN(estimates.Ratio[step]))
-        {
-            return _arms[step].PriorRatio;
-        }
-
-        for (int distance = 1; distance < _arms.Length; distance++)
-        {
-            foreach (int near in (ReadOnlySpan<int>)[step - distance, step + distance])
-            {
-                if (near > 0 && near < _arms.Length && estimates.Samples[near] > 0)
-                {
-                    return Predicted(_arms[step].PriorRatio, _arms[near].PriorRatio, estimates.Ratio[near]);
-                }
-            }
-        }
-
-        return estimates.Ratio[step];
-    }
-
-    /// <summary>
-    /// A ratio from another step's measurement on the same data and the two steps' priors. Data that compresses worse
-    /// than the priors is taken as the priors' kind of text mixed with bytes no codec shrinks, so the saving scales
-    /// (0.91 at LZ4 gives 0.89 at zstd-9, as the grid's complex messages measure); data that compresses better
-    /// scales the ratio.
-    /// </summary>
-    private static double Predicted(double prior, double nearPrior, double nearRatio) =>
-        nearRatio >= nearPrior
-            ? Math.Min(1, 1 - ((1 - prior) * (1 - nearRatio) / (1 - nearPrior)))
-            : nearRatio * prior / nearPrior;
 
     private double TimeOf(AdaptiveKey key, int step)
     {

@@ -36,6 +36,23 @@ public sealed class DefaultLadderTests
         Assert.All(choices.Skip(100).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal("deflate-6", PolicyWorld.Name(c)));
     }
 
+    [Fact]
+    public void On_a_slow_link_it_finds_a_level_beyond_the_neighbours_from_what_the_levels_around_it_measure()
+    {
+        // The same replies on a link measured down from the 1 Gbit/s prior to 1.5 Mbit/s: the key climbs the ladder one
+        // explored step at a time to DEFLATE 6, and zstd 6 above it writes more. zstd 15 at its prior (0.18, SOAP-like
+        // text) looks far worse than DEFLATE 6's measured 0.125; scaled from zstd 6's measured 0.135 it comes out ahead,
+        // and once tried, measures so.
+        const int length = 16_384;
+        var env = new FakeEnvironment();
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_000_000_000, measureLink: true, goal: CompressionGoal.Throughput);
+        var world = new PolicyWorld(policy, env, SmallSimple) { LinkBytesPerSecond = 187_500 };
+        string oracle = AdaptivePolicyTests.Oracle(policy, 187_500, CompressionGoal.Throughput, length, world: SmallSimple);
+        Assert.Equal("zstd-15", oracle);
+        List<CompressionChoice> choices = world.Send(length, 1500);
+        Assert.All(choices.Skip(1000).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal(oracle, PolicyWorld.Name(c)));
+    }
+
     private static CodecBehaviour SmallSimple(CompressionCodec codec, int level) => (codec, level) switch
     {
         (CompressionCodec.Lz4, _) => new(0.255, 1 / 600e6),
