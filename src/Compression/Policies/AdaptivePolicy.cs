@@ -96,9 +96,12 @@ internal sealed class AdaptivePolicy : MessagePolicy
         lock (key.Gate)
         {
             key.Messages++;
-            int best = Best(key, model, _arms.Length - 1);
+            // Every step's ratio once per decision: predicting an unmeasured one reads the key's other steps.
+            Span<double> ratios = stackalloc double[_arms.Length];
+            RatioPrediction.All(_arms, key.Estimates, ratios);
+            int best = Best(key, model, ratios, _arms.Length - 1);
             heldBack = best > cap;
-            chosen = heldBack ? Best(key, model, cap) : best;
+            chosen = heldBack ? Best(key, model, ratios, cap) : best;
             reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
             int explore = Explore(key, chosen, cap, now);
             if (explore >= 0)
@@ -108,10 +111,10 @@ internal sealed class AdaptivePolicy : MessagePolicy
             }
 
             key.Estimates.LastTried[chosen] = now;
-            predicted = RatioPrediction.Of(_arms, key.Estimates, chosen);
-            (double Cpu, double Wire) times = Times(key, model, chosen);
+            predicted = ratios[chosen];
+            (double Cpu, double Wire) times = Times(key, model, ratios, chosen);
             rate = 1 / Cost(key, model, chosen, times);
-            rawRate = 1 / Cost(key, model, 0);
+            rawRate = 1 / Cost(key, model, ratios, 0);
             cpuShare = CpuShare(model, times);
             firstLook = !key.Checked;
             key.Checked = true;
@@ -222,13 +225,13 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
-    private int Best(AdaptiveKey key, in Model model, int top)
+    private int Best(AdaptiveKey key, in Model model, ReadOnlySpan<double> ratios, int top)
     {
         int best = 0;
-        double bestCost = Cost(key, model, 0);
+        double bestCost = Cost(key, model, ratios, 0);
         for (int step = 1; step <= top; step++)
         {
-            double cost = Cost(key, model, step);
+            double cost = Cost(key, model, ratios, step);
             if (cost < bestCost * (1 - 1e-9))
             {
                 best = step;
@@ -240,7 +243,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>Seconds per message at the bottleneck (throughput) or for the message (latency); lower is better.</summary>
-    private double Cost(AdaptiveKey key, in Model model, int step) => Cost(key, model, step, Times(key, model, step));
+    private double Cost(AdaptiveKey key, in Model model, ReadOnlySpan<double> ratios, int step) => Cost(key, model, step, Times(key, model, ratios, step));
 
     /// <summary>The cost of <paramref name="step"/> from its <see cref="Times"/>.</summary>
     private double Cost(AdaptiveKey key, in Model model, int step, (double Cpu, double Wire) times)
@@ -263,13 +266,13 @@ internal sealed class AdaptivePolicy : MessagePolicy
         model.Goal == CompressionGoal.Latency || times.Cpu <= 0 ? 0 : times.Cpu / Math.Max(times.Cpu, times.Wire);
 
     /// <summary>CPU time per message over the cores, and time on the wire, at <paramref name="step"/>.</summary>
-    private (double Cpu, double Wire) Times(AdaptiveKey key, in Model model, int step)
+    private (double Cpu, double Wire) Times(AdaptiveKey key, in Model model, ReadOnlySpan<double> ratios, int step)
     {
         double s = model.Length;
         double other = s * model.OtherCpuPerByte;
         return _arms[step].Codec is null
             ? (other / model.Cores, (s + RawHeader) / model.Link)
-            : ((other + (s * TimeOf(key, step))) / model.Cores, ((s * RatioPrediction.Of(_arms, key.Estimates, step)) + CompressedHeader) / model.Link);
+            : ((other + (s * TimeOf(key, step))) / model.Cores, ((s * ratios[step]) + CompressedHeader) / model.Link);
     }
 
     private double TimeOf(AdaptiveKey key, int step)

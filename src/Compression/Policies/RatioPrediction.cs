@@ -28,10 +28,23 @@ internal static class RatioPrediction
 
         (int below, int above) = NearestMeasured(arms, estimates, step);
         double prior = arms[step].PriorRatio;
-        return below > 0 && above > 0
-                ? Math.Sqrt(From(prior, arms[below].PriorRatio, estimates.Ratio[below]) * From(prior, arms[above].PriorRatio, estimates.Ratio[above]))
-            : below > 0 || above > 0 ? From(prior, arms[below + above].PriorRatio, estimates.Ratio[below + above])
-            : double.IsNaN(estimates.Ratio[step]) ? prior : estimates.Ratio[step];
+        if (below == 0 && above == 0)
+        {
+            return double.IsNaN(estimates.Ratio[step]) ? prior : estimates.Ratio[step];
+        }
+
+        double fromBelow = below > 0 ? From(prior, arms[below].PriorRatio, estimates.Ratio[below]) : double.NaN;
+        double fromAbove = above > 0 ? From(prior, arms[above].PriorRatio, estimates.Ratio[above]) : double.NaN;
+        return double.IsNaN(fromBelow) ? fromAbove : double.IsNaN(fromAbove) ? fromBelow : Math.Sqrt(fromBelow * fromAbove);
+    }
+
+    /// <summary>Every step's ratio (<see cref="Of"/>) into <paramref name="ratios"/>, one per step of <paramref name="arms"/>.</summary>
+    public static void All(Arm[] arms, Estimates estimates, Span<double> ratios)
+    {
+        for (int step = 0; step < arms.Length; step++)
+        {
+            ratios[step] = Of(arms, estimates, step);
+        }
     }
 
     /// <summary>
