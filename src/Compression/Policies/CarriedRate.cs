@@ -7,8 +7,13 @@ namespace Surrogate.Compression.Policies;
 /// second of bytes handed to the transport, at least <see cref="MinMessages"/> messages) measures the capacity when
 /// calls queued through it (<see cref="LinkEstimator.Full"/>) while this process's CPU was below the low watermark:
 /// what held the calls back was the link, not this process (between the watermarks it can be either: on 1 Gbit/s a zstd
-/// choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). Otherwise the lower of two busy
-/// windows in a row is a lower bound. Either counts for <see cref="HeldFor"/>; a higher lower bound replaces it, a
+/// choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). The capacity is then the higher of
+/// that window and the one before, and a capacity held is only lowered by two such windows in a row: in the first
+/// seconds of a burst callers queue on cold peers, and one such window at 6.7 MB/s on 100 Mbit/s, just after one that
+/// carried 11.5, set a capacity the next busy windows exceeded, which made it a lower bound and the estimate
+/// <c>cpu_bound</c> (LZ4 for a second). Otherwise the lower of two busy windows in a row is a lower bound. Either counts
+/// for <see cref="HeldFor"/> of traffic (the caller's clock stops while nothing is sent: a link does not change for
+/// being idle); a higher lower bound replaces it, a
 /// window with the CPU busy that carried no more than a capacity but at least <see cref="KeptFrom"/> of it keeps that
 /// capacity current: the link was still about full, and the CPU busy with a choice that compresses more does not
 /// contradict it. A window well below it does not: a slow peer (cold clients, long round trips) queues calls like a
@@ -28,7 +33,7 @@ namespace Surrogate.Compression.Policies;
 /// </summary>
 internal sealed class CarriedRate
 {
-    /// <summary>How long a rate counts without a window that carries (or, for a capacity, is consistent with) it.</summary>
+    /// <summary>How long (of traffic) a rate counts without a window that carries (or, for a capacity, is consistent with) it.</summary>
     public static readonly TimeSpan HeldFor = TimeSpan.FromSeconds(60);
 
     /// <summary>A busy window below the held rate divided by this drops it.</summary>
@@ -45,6 +50,7 @@ internal sealed class CarriedRate
     private long _at;
     private bool _capacity;
     private double _previous = double.NaN;
+    private bool _previousMeasured;
 
     /// <summary>The rate held at <paramref name="now"/>; NaN when none.</summary>
     public double At(long now) => !double.IsNaN(_rate) && now - _at <= _heldTicks ? _rate : double.NaN;
@@ -55,7 +61,8 @@ internal sealed class CarriedRate
     /// <summary>
     /// A send window ended: it carried <paramref name="rate"/> (NaN: it spanned an idle stretch) in
     /// <paramref name="messages"/> messages; <paramref name="full"/>: calls queued through it;
-    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark.
+    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark; <paramref name="now"/> on
+    /// the clock of traffic, as <see cref="At"/> and <see cref="Capacity"/> take it.
     /// </summary>
     public void Window(double rate, long messages, bool full, bool cpuBusy, long now)
     {
@@ -64,9 +71,17 @@ internal sealed class CarriedRate
             _rate = double.NaN;
         }
 
+        if (rate < _previous / DropBelow)
+        {
+            _previous = double.NaN;
+        }
+
         double window = messages >= MinMessages ? rate : double.NaN;
-        double bound = Math.Min(window, _previous);
+        double previous = _previous;
+        double bound = Math.Min(window, previous);
+        bool confirms = _previousMeasured;
         _previous = window;
+        _previousMeasured = full && !cpuBusy && !double.IsNaN(window);
         if (double.IsNaN(window))
         {
             return;
@@ -74,7 +89,10 @@ internal sealed class CarriedRate
 
         if (full && !cpuBusy)
         {
-            (_rate, _at, _capacity) = (window, now, true);
+            // The link carried the window before too, and the capacity held: a full window below them (the first
+            // seconds of a burst, while callers queue on cold peers) is no capacity. A link that slowed shows in two.
+            double carried = double.IsNaN(previous) ? window : Math.Max(window, previous);
+            (_rate, _at, _capacity) = (Capacity(now) && !confirms ? Math.Max(carried, _rate) : carried, now, true);
         }
         else if (Capacity(now) && cpuBusy && window <= _rate && window >= KeptFrom * _rate)
         {
