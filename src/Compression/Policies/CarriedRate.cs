@@ -12,8 +12,7 @@ namespace Surrogate.Compression.Policies;
 /// seconds of a burst callers queue on cold peers, and one such window at 6.7 MB/s on 100 Mbit/s, just after one that
 /// carried 11.5, set a capacity the next busy windows exceeded, which made it a lower bound and the estimate
 /// <c>cpu_bound</c> (LZ4 for a second). Otherwise the lower of two busy windows in a row is a lower bound. Either counts
-/// for <see cref="HeldFor"/> of traffic (the caller's clock stops while nothing is sent: a link does not change for
-/// being idle); a higher lower bound replaces it, a
+/// for <see cref="HeldFor"/>; a higher lower bound replaces it, a
 /// window with the CPU busy that carried no more than a capacity but at least <see cref="KeptFrom"/> of it keeps that
 /// capacity current: the link was still about full, and the CPU busy with a choice that compresses more does not
 /// contradict it. A window well below it does not: a slow peer (cold clients, long round trips) queues calls like a
@@ -33,7 +32,7 @@ namespace Surrogate.Compression.Policies;
 /// </summary>
 internal sealed class CarriedRate
 {
-    /// <summary>How long (of traffic) a rate counts without a window that carries (or, for a capacity, is consistent with) it.</summary>
+    /// <summary>How long a rate counts without a window that carries (or, for a capacity, is consistent with) it.</summary>
     public static readonly TimeSpan HeldFor = TimeSpan.FromSeconds(60);
 
     /// <summary>A busy window below the held rate divided by this drops it.</summary>
@@ -61,8 +60,7 @@ internal sealed class CarriedRate
     /// <summary>
     /// A send window ended: it carried <paramref name="rate"/> (NaN: it spanned an idle stretch) in
     /// <paramref name="messages"/> messages; <paramref name="full"/>: calls queued through it;
-    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark; <paramref name="now"/> on
-    /// the clock of traffic, as <see cref="At"/> and <see cref="Capacity"/> take it.
+    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark.
     /// </summary>
     public void Window(double rate, long messages, bool full, bool cpuBusy, long now)
     {

@@ -17,7 +17,7 @@ namespace Surrogate.Compression.Policies;
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
-/// <item>the highest rate the link carried (<see cref="CarriedRate"/>): held for a minute of traffic while choices that compress
+/// <item>the highest rate the link carried (<see cref="CarriedRate"/>): held for a minute while choices that compress
 /// more send fewer bytes, and known as its capacity once calls queued on it while this process's CPU was below the low
 /// watermark, kept for as long as windows nearly fill it;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
@@ -70,7 +70,6 @@ internal sealed class LinkEstimator
     private double _direct = double.NaN;
     private long _directAt;
     private long _windowStart;
-    private long _trafficTicks;
     private long _windowBytes;
     private long _windowLength;
     private double _rawRate = double.NaN;
@@ -109,7 +108,7 @@ internal sealed class LinkEstimator
         lock (_gate)
         {
             double rate = EstimateLocked(now, out source);
-            if (cpuBusy && !_carried.Capacity(TrafficTime(now)) && now - _sendRateAt <= 2 * _second && _rawRate > rate)
+            if (cpuBusy && !_carried.Capacity(now) && now - _sendRateAt <= 2 * _second && _rawRate > rate)
             {
                 rate = _rawRate;
                 source = "cpu_bound";
@@ -142,7 +141,7 @@ internal sealed class LinkEstimator
             source = "send_rate";
         }
 
-        double carried = _carried.At(TrafficTime(now));
+        double carried = _carried.At(now);
         if (carried > rate)
         {
             rate = carried;
@@ -271,16 +270,12 @@ internal sealed class LinkEstimator
             _previousSendRate = busy && now - _sendRateAt <= 3 * _second ? _sendRate : double.NaN;
             _sendRate = busy ? rate : double.NaN;
             Volatile.Write(ref _sendRateAt, now);
-            _trafficTicks += busy ? elapsed : 0;
             Volatile.Write(ref _windowStart, now);
             long messages = Interlocked.Exchange(ref _windowMessages, 0);
             UpdateFull(busy, messages / (elapsed / (double)_second), now);
-            _carried.Window(_sendRate, messages, _full, cpuBusy, TrafficTime(now));
+            _carried.Window(_sendRate, messages, _full, cpuBusy, now);
         }
     }
-
-    /// <summary>The clock of the rate held: time in busy send windows and the current one, stopped while idle (under lock).</summary>
-    private long TrafficTime(long now) => _trafficTicks + (now - _windowStart <= 2 * _second ? now - _windowStart : 0);
 
     /// <summary>At the end of a send window: calls in flight by Little's law, and whether they fill the link (with hysteresis).</summary>
     private void UpdateFull(bool busy, double messagesPerSecond, long now)
