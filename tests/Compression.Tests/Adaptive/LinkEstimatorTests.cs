@@ -182,6 +182,18 @@ public sealed class LinkEstimatorTests
     }
 
     [Fact]
+    public void A_full_window_after_the_link_slowed_by_more_than_any_choice_can_is_the_capacity()
+    {
+        // One window at 10 MB/s, then calls queued at 150 KB/s with the CPU idle: the window before is the old link's.
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 1, 100_000, cpuBusy: true);
+        t = Send(link, t, 1, 1_500, cpuBusy: false, gapTicks: Second / 50);
+        link.OnSent(1_500, t);
+        Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 0.14e6, 0.16e6);
+        Assert.Equal("send_rate", source);
+    }
+
+    [Fact]
     public void A_choice_that_sends_fewer_bytes_keeps_the_rate_the_link_carried_but_a_link_that_slows_drops_it()
     {
         var link = new LinkEstimator(1e5, measure: true, now: 0);
