@@ -9,9 +9,9 @@ namespace Surrogate.Compression.Policies;
 /// what held the calls back was the link, not this process (between the watermarks it can be either: on 1 Gbit/s a zstd
 /// choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). The capacity is then the higher of
 /// that window and the one before, and a capacity held is only lowered by two such windows in a row: in the first
-/// seconds of a burst callers queue on cold peers, and one such window at 6.7 MB/s on 100 Mbit/s, just after one that
-/// carried 11.5, set a capacity the next busy windows exceeded, which made it a lower bound and the estimate
-/// <c>cpu_bound</c> (LZ4 for a second). Otherwise the lower of two busy windows in a row is a lower bound. Either counts
+/// seconds of a burst callers queue on cold peers, and such a window (6.7 MB/s on 100 Mbit/s) set a capacity the next
+/// busy windows exceeded, which made it a lower bound and the estimate <c>cpu_bound</c> (docs/compression.md, "The
+/// first seconds of a burst"). Otherwise the lower of two busy windows in a row is a lower bound. Either counts
 /// for <see cref="HeldFor"/>; a higher lower bound replaces it, a
 /// window with the CPU busy that carried no more than a capacity but at least <see cref="KeptFrom"/> of it keeps that
 /// capacity current: the link was still about full, and the CPU busy with a choice that compresses more does not
@@ -64,7 +64,8 @@ internal sealed class CarriedRate
     /// </summary>
     public void Window(double rate, long messages, bool full, bool cpuBusy, long now)
     {
-        if (!double.IsNaN(_rate) && rate < _rate / DropBelow)
+        // A link slowed by more than any choice explains: what it carried before, held or the window before, is gone.
+        if (rate < _rate / DropBelow)
         {
             _rate = double.NaN;
         }
