@@ -7,13 +7,10 @@ namespace Surrogate.Compression.Policies;
 /// <list type="bullet">
 /// <item>round trips of a session encoder: the time from a message sent to the peer's next message, which covers the
 /// sent bytes crossing the link, the peer's work and the answer's bytes. Each one bounds the rate from below (both
-/// messages' wire bytes crossed within the gap); the largest bound of the last 8 round trips (within 5 s) counts. A
-/// recursive least-squares fit with forgetting of gap = fixed + p·(bytes before compression) + q·(bytes on the wire)
-/// separates the link's time per byte (q) from the peer's (p), as long as the wire bytes vary apart from the message
-/// sizes, which exploration makes sure of; it counts while q is known to within 25% (or 4 ms per MB), from the 10th
-/// sample since it started over, as the slow end of that range, and never below the bound; a fit that stops knowing
-/// (or says q is below zero) stops counting. The bound is tight where the link dominates the gap (slow links),
-/// the fit where the peer does (fast ones);</item>
+/// messages' wire bytes crossed within the gap); the largest bound of the last 8 round trips (within 5 s) counts, and
+/// so does the rate of a fit of the gaps (<see cref="RoundTripFit"/>), never below the bound, whose wire bytes vary
+/// apart from the message sizes as exploration makes sure of. The bound is tight where the link dominates the gap
+/// (slow links), the fit where the peer does (fast ones);</item>
 /// <item>streamed writes that block (at least 8 KiB that took at least 0.5 ms): the socket buffer was full, so the
 /// transport took them at the link's pace; these override the fit for 5 s;</item>
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
@@ -26,8 +23,7 @@ namespace Surrogate.Compression.Policies;
 /// above can be a lower bound of the current choice's making: the estimate is then at least what the last send
 /// window's messages would need raw (source <c>cpu_bound</c>), so that the model weighs cheaper choices as if the link
 /// carried them, until the link shows its capacity.
-/// A run of three fit errors of one sign above four standard deviations is a change of link: the fit forgets what it
-/// knew and the policy explores for the next few messages.
+/// A change of link the fit detects drops the bounds, and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
 /// 1-second window the bytes sent per second reach 75% of the estimate (stay above 60% once full) and, by Little's
@@ -44,8 +40,6 @@ internal sealed class LinkEstimator
     /// <summary>Messages explored after a change of link.</summary>
     public const int BurstLength = 8;
 
-    private const double Forgetting = 0.995;
-    private const int FitSamples = 10;
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
     private const double MinBlockedSeconds = 0.0005;
@@ -55,18 +49,9 @@ internal sealed class LinkEstimator
     private readonly Lock _gate = new();
     private readonly long _second = Stopwatch.Frequency;
 
-    // gap (ms) = c0 + p·u + q·w, with u and w in MB: q is ms per MB, 1e9 / bytes per second.
-    private readonly double[] _theta = new double[3];
-    private readonly double[] _cov = new double[9];
-    private readonly double[] _initialVariance = [1e4, 1e6, 1e8];
     private readonly double[] _bound = new double[Bounds];
     private readonly long[] _boundAt = new long[Bounds];
     private int _bounds;
-    private double _noise = double.NaN;
-    private int _samples;
-    private int _surprises;
-    private int _surpriseSign;
-    private double _roundTrip = double.NaN;
     private double _direct = double.NaN;
     private long _directAt;
     private long _windowStart;
@@ -83,17 +68,14 @@ internal sealed class LinkEstimator
     private double _inFlight = double.NaN;
     private bool _full;
     private readonly CarriedRate _carried = new();
+    private readonly RoundTripFit _fit;
 
     public LinkEstimator(double priorBytesPerSecond, bool measure, long now)
     {
         _prior = priorBytesPerSecond;
         _measure = measure;
         _windowStart = now;
-        _theta[2] = 1e9 / priorBytesPerSecond;
-        for (int i = 0; i < 3; i++)
-        {
-            _cov[i * 4] = _initialVariance[i];
-        }
+        _fit = new RoundTripFit(priorBytesPerSecond);
     }
 
     /// <summary>The link rate in bytes per second and where it came from; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.</summary>
@@ -123,9 +105,10 @@ internal sealed class LinkEstimator
         double rate = _prior;
         source = "prior";
         double bound = Bound(now);
-        if (!double.IsNaN(_roundTrip) || bound > 0)
+        double fitted = _fit.Rate;
+        if (!double.IsNaN(fitted) || bound > 0)
         {
-            rate = Math.Max(double.IsNaN(_roundTrip) ? 0 : _roundTrip, bound);
+            rate = Math.Max(double.IsNaN(fitted) ? 0 : fitted, bound);
             source = "round_trip";
         }
 
@@ -187,7 +170,14 @@ internal sealed class LinkEstimator
         Span<double> x = [1, lengthBytes / 1e6, wireBytes / 1e6];
         lock (_gate)
         {
-            Update(x, y);
+            if (_fit.Observe(x, y))
+            {
+                // A new link: drop the old bounds and explore.
+                CompressionMetrics.LinkChange();
+                _bounds = 0;
+                Volatile.Write(ref _burst, BurstLength);
+            }
+
             _gapSeconds += gapTicks / (double)_second;
             _gaps++;
             _bound[_bounds % Bounds] = Math.Min(wireBytes / (gapTicks / (double)_second), MaxBytesPerSecond);
@@ -291,126 +281,5 @@ internal sealed class LinkEstimator
         double used = _sendRate / EstimateLocked(now, out _);
         bool full = busy && _inFlight >= (was ? 1.25 : 1.5) && used >= (was ? 0.6 : 0.75);
         Volatile.Write(ref _full, full);
-    }
-
-    private void Update(ReadOnlySpan<double> x, double y)
-    {
-        Span<double> px = stackalloc double[3];
-        for (int i = 0; i < 3; i++)
-        {
-            px[i] = (_cov[i * 3] * x[0]) + (_cov[(i * 3) + 1] * x[1]) + (_cov[(i * 3) + 2] * x[2]);
-        }
-
-        double denominator = Forgetting + (x[0] * px[0]) + (x[1] * px[1]) + (x[2] * px[2]);
-        double error = y - ((_theta[0] * x[0]) + (_theta[1] * x[1]) + (_theta[2] * x[2]));
-        double used = error;
-        bool reset = false;
-        if (_samples >= 5 && !double.IsNaN(_noise))
-        {
-            double spread = Math.Sqrt(_noise);
-            reset = Surprise(error, spread);
-            used = reset ? error : Math.Clamp(error, -(3 * spread) - 0.1, (3 * spread) + 0.1);
-        }
-
-        for (int i = 0; i < 3; i++)
-        {
-            _theta[i] += px[i] / denominator * used;
-        }
-
-        for (int i = 0; i < 3; i++)
-        {
-            for (int j = 0; j < 3; j++)
-            {
-                _cov[(i * 3) + j] = (_cov[(i * 3) + j] - (px[i] * px[j] / denominator)) / Forgetting;
-            }
-        }
-
-        BoundCovariance();
-
-        if (reset)
-        {
-            // The error that revealed the change says nothing about the new link's noise.
-            return;
-        }
-
-        // The noise (ms², at least 0.1 ms squared) from the error left after the update (the one before it is large
-        // while the fit is still learning): a plain mean of the first 10, then a moving average that a single outlier
-        // can raise at most 25-fold.
-        double residual = error * Forgetting / denominator;
-        double squared = residual * residual;
-        double weight = 1.0 / Math.Min(_samples + 1, 10);
-        _noise = double.IsNaN(_noise) ? Math.Max(squared, 0.01) : Math.Max(((1 - weight) * _noise) + (weight * Math.Min(squared, 25 * _noise)), 0.01);
-        _samples++;
-        UpdateRate();
-    }
-
-    /// <summary>
-    /// Forgetting inflates the uncertainty of what the samples do not excite without limit; no direction may become
-    /// less certain than before the first sample (scaling its row and column keeps the matrix positive definite).
-    /// </summary>
-    private void BoundCovariance()
-    {
-        for (int i = 0; i < 3; i++)
-        {
-            double variance = _cov[i * 4];
-            if (variance > _initialVariance[i])
-            {
-                double scale = Math.Sqrt(_initialVariance[i] / variance);
-                for (int j = 0; j < 3; j++)
-                {
-                    _cov[(i * 3) + j] *= scale;
-                    _cov[(j * 3) + i] *= scale;
-                }
-            }
-        }
-    }
-
-    /// <summary>Counts errors far out on one side; the third in a row resets the fit and asks for exploration.</summary>
-    private bool Surprise(double error, double spread)
-    {
-        if (Math.Abs(error) <= (4 * spread) + 0.2)
-        {
-            _surprises = 0;
-            return false;
-        }
-
-        int sign = Math.Sign(error);
-        _surprises = sign == _surpriseSign ? _surprises + 1 : 1;
-        _surpriseSign = sign;
-        if (_surprises < 3)
-        {
-            return false;
-        }
-
-        // A new link: forget the fit's certainty and its noise, drop the old bounds, and explore.
-        CompressionMetrics.LinkChange();
-        _surprises = 0;
-        for (int i = 0; i < _cov.Length; i++)
-        {
-            _cov[i] *= 100;
-        }
-
-        _noise = double.NaN;
-        _samples = 0;
-        _roundTrip = double.NaN;
-        _bounds = 0;
-        Volatile.Write(ref _burst, BurstLength);
-        return true;
-    }
-
-    /// <summary>
-    /// The fit's rate while it knows q, else none. It needs <see cref="FitSamples"/> samples since it last started
-    /// over: with few more samples than its three unknowns it explains them exactly, so its noise looks like none and
-    /// any q, even one below zero, looks certain. A q below zero by more than twice its spread says the gaps are not
-    /// driven by this process's wire bytes (other traffic queued ahead on a shared link): no rate either.
-    /// </summary>
-    private void UpdateRate()
-    {
-        double q = _theta[2];
-        double spread = Math.Sqrt(Math.Max(_cov[8], 0) * _noise);
-        bool known = _samples >= FitSamples && q >= -2 * spread && ((q > 0 && spread <= 0.25 * q) || spread <= 4.0);
-        _roundTrip = known
-            ? Math.Clamp(1e9 / Math.Max(Math.Max(q, 0) + (2 * spread), 1e9 / MaxBytesPerSecond), MinBytesPerSecond, MaxBytesPerSecond)
-            : double.NaN;
     }
 }
