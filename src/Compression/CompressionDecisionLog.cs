@@ -43,9 +43,25 @@ public sealed class CompressionDecisionLog
     /// <summary>The decisions the log holds, oldest first.</summary>
     public IReadOnlyList<CompressionDecision> Snapshot()
     {
+        long start = 0;
+        return Since(ref start);
+    }
+
+    /// <summary>
+    /// The decisions recorded after the first <paramref name="position"/> (0, or what an earlier call left in it),
+    /// oldest first: those the log still holds, at most <see cref="Capacity"/>. <paramref name="position"/> becomes
+    /// <see cref="Count"/> as of the copy, so a reader that passes it back each time sees every decision once (or
+    /// learns from the count how many it missed) and copies only what is new.
+    /// </summary>
+    /// <param name="position">A count of decisions already read; at most <see cref="Count"/>.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="position"/> is below 0 or above <see cref="Count"/>.</exception>
+    public IReadOnlyList<CompressionDecision> Since(ref long position)
+    {
         lock (_gate)
         {
-            int kept = (int)Math.Min(_count, _entries.Length);
+            ArgumentOutOfRangeException.ThrowIfNegative(position);
+            ArgumentOutOfRangeException.ThrowIfGreaterThan(position, _count);
+            int kept = (int)Math.Min(_count - position, _entries.Length);
             var copy = new CompressionDecision[kept];
             int first = (int)((_count - kept) % _entries.Length);
             for (int i = 0; i < kept; i++)
@@ -53,6 +69,7 @@ public sealed class CompressionDecisionLog
                 copy[i] = _entries[(first + i) % _entries.Length];
             }
 
+            position = _count;
             return copy;
         }
     }

@@ -46,12 +46,11 @@ public static class BenchDecisionLogs
             return [];
         }
 
-        IReadOnlyList<CompressionDecision> kept = log.Snapshot();
-        long count = log.Count;
-        long previous = Seen.GetValueOrDefault(contender);
-        Seen[contender] = count;
-        int fresh = (int)Math.Min(count - previous, kept.Count);
-        return Summarize(kept.Skip(kept.Count - fresh));
+        // Only what is new is copied: a copy of the whole ring before and after each window is tens of MB at full capacity.
+        long position = Seen.GetValueOrDefault(contender);
+        IReadOnlyList<CompressionDecision> fresh = log.Since(ref position);
+        Seen[contender] = position;
+        return Summarize(fresh);
     }
 
     /// <summary>Counts per choice, reason and model, most frequent first.</summary>

@@ -31,6 +31,39 @@ public sealed class ObservabilityTests
     }
 
     [Fact]
+    public void A_reader_that_passes_its_position_back_sees_each_decision_once_and_counts_what_the_ring_dropped()
+    {
+        var env = new FakeEnvironment();
+        var log = new CompressionDecisionLog(capacity: 16);
+        var world = new PolicyWorld(PolicyWorld.Adaptive(env, 100_000_000, log: log), env) { LinkBytesPerSecond = 12.5e6 };
+        long position = 0;
+        Assert.Empty(log.Since(ref position));
+        Assert.Equal(0, position);
+
+        world.Send(10_000, 5);
+        Assert.Equal(Enumerable.Range(0, 5).Select(_ => 10_000L), log.Since(ref position).Select(d => d.Length));
+        Assert.Equal(5, position);
+        Assert.Empty(log.Since(ref position));
+
+        // 30 more than a ring of 16 holds: the last 16 come back, and the position says 30 were written.
+        for (int i = 0; i < 30; i++)
+        {
+            world.Send(20_000 + i);
+        }
+
+        long before = position;
+        IReadOnlyList<CompressionDecision> fresh = log.Since(ref position);
+        Assert.Equal(35, position);
+        Assert.Equal(30, position - before);
+        Assert.Equal(Enumerable.Range(14, 16).Select(i => 20_000L + i), fresh.Select(d => d.Length));
+
+        long ahead = 36;
+        long negative = -1;
+        Assert.Throws<ArgumentOutOfRangeException>(() => log.Since(ref ahead));
+        Assert.Throws<ArgumentOutOfRangeException>(() => log.Since(ref negative));
+    }
+
+    [Fact]
     public void The_log_records_rejections_and_every_policy_writes_to_it()
     {
         var env = new FakeEnvironment();
