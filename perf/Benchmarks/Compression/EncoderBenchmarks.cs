@@ -25,7 +25,7 @@ public class EncoderBenchmarks
     private const string Lz4 = "Lz4Replies";
     private const string Action = "urn:bench/Orders/GetOrders";
 
-    private readonly string _reply = Text(16 * 1024);
+    private readonly string _reply = BenchText.Orders(16 * 1024);
     private readonly BufferManager _buffers = BufferManager.CreateBufferManager(1 << 24, 1 << 22);
     private Pair _fixedRaw = null!;
     private Pair _adaptive = null!;
@@ -91,19 +91,6 @@ public class EncoderBenchmarks
         CompressionCodec? codec = CompressedFrame.ReadHeader(frame);
         pair.Client.ReadMessage(frame, _buffers).Close();
         return codec;
-    }
-
-    private static string Text(int length)
-    {
-        var random = new Random(1);
-        string[] words = ["<Order>", "</Order>", "Seattle", "Visa", "Quantity", "2026-05-01"];
-        var text = new System.Text.StringBuilder(length);
-        while (text.Length < length)
-        {
-            text.Append(words[random.Next(words.Length)]).Append(random.Next(1000));
-        }
-
-        return text.ToString(0, length);
     }
 
     /// <summary>A caller's and a service's binary session encoder, each wrapped with its options.</summary>

@@ -23,7 +23,7 @@ public class PolicyBenchmarks
     private const string Action = "urn:bench/Orders/GetOrdersResponse";
 
     private readonly byte[] _small = new byte[512];
-    private readonly byte[] _large = Text(150_000);
+    private readonly byte[] _large = System.Text.Encoding.ASCII.GetBytes(BenchText.Orders(150_000));
     private CompressionSettings _fixed = null!;
     private CompressionSettings _adaptive = null!;
     private CompressionSettings _adaptiveDeflate = null!;
@@ -66,17 +66,4 @@ public class PolicyBenchmarks
     }
 
     private static CompressionSettings Settings(CompressionOptions options) => CompressionSettings.From(options, 64 << 20);
-
-    private static byte[] Text(int length)
-    {
-        var random = new Random(1);
-        string[] words = ["<Order>", "</Order>", "Seattle", "Visa", "Quantity", "2026-05-01"];
-        var bytes = new List<byte>(length);
-        while (bytes.Count < length)
-        {
-            bytes.AddRange(System.Text.Encoding.ASCII.GetBytes(words[random.Next(words.Length)] + random.Next(1000)));
-        }
-
-        return [.. bytes.Take(length)];
-    }
 }
