@@ -24,6 +24,7 @@ public class EncoderBenchmarks
     private const string Raw = "RawReplies";
     private const string Lz4 = "Lz4Replies";
     private const string Action = "urn:bench/Orders/GetOrders";
+    private const string ReplyAction = Action + "Response";
 
     private readonly string _reply = BenchText.Orders(16 * 1024);
     private readonly BufferManager _buffers = BufferManager.CreateBufferManager(1 << 24, 1 << 22);
@@ -77,17 +78,17 @@ public class EncoderBenchmarks
         Message request = Message.CreateMessage(MessageVersion.Soap12WSAddressing10, Action, 42);
         Message read = pair.Service.ReadMessage(pair.Client.WriteMessage(request, int.MaxValue, _buffers), _buffers);
         read.Close();
-        Message reply = Message.CreateMessage(MessageVersion.Soap12WSAddressing10, Action + "Response", _reply);
-        Message received = pair.Client.ReadMessage(pair.Service.WriteMessage(reply, int.MaxValue, _buffers), _buffers);
+        Message received = pair.Client.ReadMessage(pair.Service.WriteMessage(Reply(), int.MaxValue, _buffers), _buffers);
         int length = received.GetBody<string>().Length;
         received.Close();
         return length;
     }
 
+    private Message Reply() => Message.CreateMessage(MessageVersion.Soap12WSAddressing10, ReplyAction, _reply);
+
     private CompressionCodec? ReplyCodec(Pair pair)
     {
-        Message reply = Message.CreateMessage(MessageVersion.Soap12WSAddressing10, Action + "Response", _reply);
-        ArraySegment<byte> frame = pair.Service.WriteMessage(reply, int.MaxValue, _buffers);
+        ArraySegment<byte> frame = pair.Service.WriteMessage(Reply(), int.MaxValue, _buffers);
         CompressionCodec? codec = CompressedFrame.ReadHeader(frame);
         pair.Client.ReadMessage(frame, _buffers).Close();
         return codec;
