@@ -103,11 +103,6 @@ internal sealed class AdaptivePolicy : MessagePolicy
             heldBack = best > cap;
             chosen = heldBack ? Best(key, model, ratios, cap) : best;
             reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
-            if (chosen > 1 && Link.Probe(now, start: source == "cpu_bound"))
-            {
-                (chosen, reason) = (1, CompressionDecisionReason.CapacityProbe);
-            }
-
             int explore = Explore(key, chosen, cap, now);
             if (explore >= 0)
             {
@@ -125,7 +120,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             key.Checked = true;
         }
 
-        if (reason is CompressionDecisionReason.Model or CompressionDecisionReason.CpuGuard)
+        if (reason != CompressionDecisionReason.Exploration)
         {
             Cpu.NoteChosen(chosen, cpuShare, heldBack);
         }
