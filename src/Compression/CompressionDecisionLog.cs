@@ -163,4 +163,11 @@ public enum CompressionDecisionReason
     /// memory, not a link, so compressing only adds CPU and the message went raw (<see cref="CompressionOptions.RawToLocalPeers"/>).
     /// </summary>
     LocalPeer,
+
+    /// <summary>
+    /// The adaptive policy held its cheapest compressing choice for two 1-second send windows to see what raw rate
+    /// this process reaches with it while its CPU, not the link, bounds it (docs/compression.md, "Probing what the CPU
+    /// allows").
+    /// </summary>
+    CapacityProbe,
 }

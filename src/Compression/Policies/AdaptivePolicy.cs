@@ -103,6 +103,11 @@ internal sealed class AdaptivePolicy : MessagePolicy
             heldBack = best > cap;
             chosen = heldBack ? Best(key, model, ratios, cap) : best;
             reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
+            if (chosen > 1 && Link.Probe(now, start: source == "cpu_bound"))
+            {
+                (chosen, reason) = (1, CompressionDecisionReason.CapacityProbe);
+            }
+
             int explore = Explore(key, chosen, cap, now);
             if (explore >= 0)
             {
@@ -120,7 +125,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             key.Checked = true;
         }
 
-        if (reason != CompressionDecisionReason.Exploration)
+        if (reason is CompressionDecisionReason.Model or CompressionDecisionReason.CpuGuard)
         {
             Cpu.NoteChosen(chosen, cpuShare, heldBack);
         }

@@ -22,7 +22,11 @@ namespace Surrogate.Compression.Policies;
 /// While this process's CPU is at or above the low watermark and the link's capacity is not known, every measure
 /// above can be a lower bound of the current choice's making: the estimate is then at least what the last send
 /// window's messages would need raw (source <c>cpu_bound</c>), so that the model weighs cheaper choices as if the link
-/// carried them, until the link shows its capacity.
+/// carried them, until the link shows its capacity. That raw rate is the current choice's own too: a level the CPU
+/// bounds sends fewer messages, so the rate falls with it and the level keeps looking right (zstd on 1 Gbit/s for a
+/// whole run at 0.71× of LZ4). A probe breaks the loop: at most every <see cref="ProbeInterval"/> the policy holds its
+/// cheapest compressing choice for two send windows (<see cref="Probe"/>), and the raw rate of the second, which the
+/// probe's choice alone filled, counts beside the last window's for <see cref="CarriedRate.HeldFor"/>.
 /// A change of link the fit detects drops the bounds, and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
@@ -39,6 +43,11 @@ internal sealed class LinkEstimator
 
     /// <summary>Messages explored after a change of link.</summary>
     public const int BurstLength = 8;
+
+    /// <summary>The least time from one probe's start to the next (<see cref="Probe"/>).</summary>
+    public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
+
+    private const int ProbeWindows = 2;
 
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
@@ -68,6 +77,13 @@ internal sealed class LinkEstimator
     private double _inFlight = double.NaN;
     private bool _full;
     private readonly CarriedRate _carried = new();
+    private readonly long _probeTicks = (long)(ProbeInterval.TotalSeconds * Stopwatch.Frequency);
+    private readonly long _heldTicks = (long)(CarriedRate.HeldFor.TotalSeconds * Stopwatch.Frequency);
+    private int _probeWindows;
+    private bool _windowCpuBound;
+    private long _probeAt = long.MinValue;
+    private double _probed = double.NaN;
+    private long _probedAt;
     private readonly RoundTripFit _fit;
 
     public LinkEstimator(double priorBytesPerSecond, bool measure, long now)
@@ -90,9 +106,10 @@ internal sealed class LinkEstimator
         lock (_gate)
         {
             double rate = EstimateLocked(now, out source);
-            if (cpuBusy && !_carried.Capacity(now) && now - _sendRateAt <= 2 * _second && _rawRate > rate)
+            double raw = now - _probedAt <= _heldTicks && _probed > _rawRate ? _probed : _rawRate;
+            if (cpuBusy && !_carried.Capacity(now) && now - _sendRateAt <= 2 * _second && raw > rate)
             {
-                rate = _rawRate;
+                rate = raw;
                 source = "cpu_bound";
             }
 
@@ -132,6 +149,36 @@ internal sealed class LinkEstimator
         }
 
         return rate;
+    }
+
+    /// <summary>
+    /// Whether a probe holds the cheapest compressing choice now: one under way, or one started now when
+    /// <paramref name="start"/> (the estimate is <c>cpu_bound</c> and the model chose a dearer step), the last send
+    /// window was busy with at least <see cref="CarriedRate.MinMessages"/> messages while the CPU was busy and the
+    /// link's capacity unknown, and the last probe started at least <see cref="ProbeInterval"/> ago. It lasts until
+    /// two send windows have ended, or ends when <paramref name="start"/> is false.
+    /// </summary>
+    public bool Probe(long now, bool start)
+    {
+        if (!_measure)
+        {
+            return false;
+        }
+
+        lock (_gate)
+        {
+            if (!start)
+            {
+                // The estimate left cpu_bound (the link showed its capacity, or the CPU calmed): nothing to probe.
+                _probeWindows = 0;
+            }
+            else if (_probeWindows == 0 && _windowCpuBound && (_probeAt == long.MinValue || now - _probeAt >= _probeTicks))
+            {
+                (_probeWindows, _probeAt) = (ProbeWindows, now);
+            }
+
+            return _probeWindows > 0;
+        }
     }
 
     /// <summary>Calls in flight over the last busy window (messages per second × mean round trip); NaN when not known.</summary>
@@ -175,6 +222,7 @@ internal sealed class LinkEstimator
                 // A new link: drop the old bounds and explore.
                 CompressionMetrics.LinkChange();
                 _bounds = 0;
+                _probed = double.NaN;
                 Volatile.Write(ref _burst, BurstLength);
             }
 
@@ -257,6 +305,12 @@ internal sealed class LinkEstimator
             // A window that spans an idle stretch says nothing about the link; two busy ones in a row do.
             bool busy = elapsed <= 2 * _second;
             _rawRate = busy ? rawRate : double.NaN;
+            if (_probeWindows > 0 && --_probeWindows == 0)
+            {
+                // The window the probe started in was partly the choice before it; the second was the probe's alone.
+                (_probed, _probedAt) = (_rawRate, now);
+            }
+
             _previousSendRate = busy && now - _sendRateAt <= 3 * _second ? _sendRate : double.NaN;
             _sendRate = busy ? rate : double.NaN;
             Volatile.Write(ref _sendRateAt, now);
@@ -264,6 +318,9 @@ internal sealed class LinkEstimator
             long messages = Interlocked.Exchange(ref _windowMessages, 0);
             UpdateFull(busy, messages / (elapsed / (double)_second), now);
             _carried.Window(_sendRate, messages, _full, cpuBusy, now);
+            // Only a full window the CPU bounded starts a probe: a slow link's few messages per window, or a CPU
+            // sample caught high for a moment, would spend two windows on the cheapest codec for nothing.
+            _windowCpuBound = busy && cpuBusy && messages >= CarriedRate.MinMessages && !_carried.Capacity(now);
         }
     }
 

@@ -47,6 +47,46 @@ public sealed class AdaptivePolicyTests
     }
 
     [Fact]
+    public void A_cpu_bound_choice_above_the_cheapest_codec_is_probed_with_it_for_two_send_windows()
+    {
+        var env = new FakeEnvironment { Utilization = 0.7 };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e5, measureLink: true, goal: CompressionGoal.Throughput, exploration: 0);
+        byte[] sample = TestData.Text(4096);
+        // 100 replies a second of 100 KB, 25 KB on the wire, with the CPU busy: a cpu_bound estimate of 10 MB/s, at
+        // which the model's priors prefer a level that compresses more than LZ4.
+        Replies(policy, env, seconds: 3, perSecond: 100);
+        CompressionChoice choice = policy.Choose("urn:a", sample, 100_000);
+        Assert.Equal(("cpu_bound", CompressionDecisionReason.CapacityProbe, "lz4-0"), (choice.LinkSource, choice.Reason, PolicyWorld.Name(choice)));
+        Assert.InRange(choice.LinkBytesPerSecond, 9.9e6, 10.1e6);
+
+        // While it holds, LZ4 sends twice the replies; the second window that ends, the probe's alone, ends it.
+        int probes = 1;
+        for (; choice.Reason == CompressionDecisionReason.CapacityProbe; probes++)
+        {
+            Replies(policy, env, seconds: 0.01, perSecond: 200);
+            choice = policy.Choose("urn:a", sample, 100_000);
+            Assert.True(probes < 1_000, "the probe never ended");
+        }
+
+        Assert.InRange(probes, 100, 201);
+        Assert.Equal((CompressionDecisionReason.Model, "cpu_bound"), (choice.Reason, choice.LinkSource));
+        Replies(policy, env, seconds: 5, perSecond: 100);
+        choice = policy.Choose("urn:a", sample, 100_000);
+        Assert.Equal("cpu_bound", choice.LinkSource); // a neighbour untried for 5 s may be explored: any reason
+        Assert.InRange(choice.LinkBytesPerSecond, 19.8e6, 20.2e6);
+    }
+
+    /// <summary>Hands the policy's link estimate replies of 100 KB (25 KB on the wire) for <paramref name="seconds"/>.</summary>
+    private static void Replies(AdaptivePolicy policy, FakeEnvironment env, double seconds, int perSecond)
+    {
+        for (int i = 0; i < (int)Math.Round(seconds * perSecond); i++)
+        {
+            env.Advance(1.0 / perSecond);
+            policy.Link.OnSent(25_000, env.Timestamp, 100_000, cpuBusy: true);
+        }
+    }
+
+    [Fact]
     public void Incompressible_messages_go_raw_after_one_look()
     {
         var env = new FakeEnvironment();

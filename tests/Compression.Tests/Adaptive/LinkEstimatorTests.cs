@@ -244,6 +244,67 @@ public sealed class LinkEstimatorTests
     }
 
     [Fact]
+    public void A_probe_of_the_cheapest_choice_lifts_the_raw_rate_a_cpu_bound_process_assumes_for_a_minute()
+    {
+        // zstd bound by the CPU: 100 replies a second of 100 KB (25 KB on the wire), 10 MB/s raw.
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 25_000, length: 100_000, cpuBusy: true);
+        Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 9.9e6, 10.1e6);
+        Assert.Equal("cpu_bound", source);
+        Assert.False(link.Probe(t, start: false));
+        Assert.True(link.Probe(t, start: true));
+
+        // LZ4 while the probe holds: the same CPU sends twice the replies, 20 MB/s raw. It ends with the second window.
+        int sent = 0;
+        for (; link.Probe(t, start: true); t += Second / 200, sent++)
+        {
+            link.OnSent(40_000, t, 100_000, cpuBusy: true);
+            Assert.True(sent < 1_000, "the probe never ended");
+        }
+
+        Assert.InRange(sent, 200, 400);
+        t = Send(link, t, 5, 25_000, length: 100_000, cpuBusy: true);
+        Assert.InRange(link.Estimate(t, out source, cpuBusy: true), 19.8e6, 20.2e6);
+        Assert.Equal("cpu_bound", source);
+        Assert.False(link.Probe(t, start: true)); // less than 10 s after the last one started
+        Assert.InRange(link.Estimate(t, out _, cpuBusy: false), 2.4e6, 2.6e6);
+
+        t = Send(link, t, 60, 25_000, length: 100_000, cpuBusy: true);
+        Assert.InRange(link.Estimate(t, out source, cpuBusy: true), 9.9e6, 10.1e6);
+        Assert.Equal("cpu_bound", source);
+        Assert.True(link.Probe(t, start: true));
+    }
+
+    [Fact]
+    public void A_probe_starts_only_after_a_full_cpu_bound_window_and_ends_when_the_estimate_leaves_cpu_bound()
+    {
+        // A slow link: 20 replies a second of 100 KB (25 KB on the wire) with the CPU busy is cpu_bound, yet too few
+        // messages a window to say the CPU held them back.
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = 0;
+        for (; t < 3 * Second; t += Second / 20)
+        {
+            link.OnSent(25_000, t, 100_000, cpuBusy: true);
+        }
+
+        Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 1.9e6, 2.1e6);
+        Assert.Equal("cpu_bound", source);
+        Assert.False(link.Probe(t, start: true));
+
+        // A window of 100 replies with the CPU sampled calm: no probe either.
+        t = Send(link, t, 1, 25_000, length: 100_000, cpuBusy: false);
+        t = Send(link, t, 1, 25_000, length: 100_000, cpuBusy: false);
+        Assert.False(link.Probe(t, start: true));
+
+        // Full windows with the CPU busy start one; an estimate that is no longer cpu_bound ends it at once.
+        t = Send(link, t, 2, 25_000, length: 100_000, cpuBusy: true);
+        Assert.True(link.Probe(t, start: true));
+        Assert.True(link.Probe(t + 1, start: true));
+        Assert.False(link.Probe(t + 2, start: false));
+        Assert.False(link.Probe(t + 3, start: true)); // less than 10 s after it started
+    }
+
+    [Fact]
     public void A_few_large_messages_a_window_hold_nothing()
     {
         // Bytes counted as the transport takes them: four 1 MB messages can be most of a window's bytes on any link.
