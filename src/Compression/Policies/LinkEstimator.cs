@@ -160,7 +160,8 @@ internal sealed class LinkEstimator
     /// </summary>
     public bool Probe(long now, bool start)
     {
-        if (!_measure)
+        // Most decisions neither run nor may start a probe: they answer without the lock.
+        if (!_measure || (Volatile.Read(ref _probeWindows) == 0 && !(start && Volatile.Read(ref _windowCpuBound))))
         {
             return false;
         }
