@@ -49,7 +49,7 @@ public static class CompressionCommand
             string.Create(CultureInfo.InvariantCulture,
                 $"closed loops, one call in flight per client: {Loads(options)}; warm-up {profile.WarmupSeconds} s, then {profile.MeasureSeconds} s (at least {profile.MinCalls} calls) per client and cell, every client calling until all have theirs; ops/s adds each client's received bytes over its bytes per reply in that common window") +
                 (profile.Rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture,
-                    $"; {profile.Rounds} rounds per class and size, every contender once a round in an order rotated each round, a cell its median round")) +
+                    $"; {profile.Rounds} rounds per class and size, every contender once a round in an order drawn for each round, a cell its median round")) +
                 "; before the first round on each link, uncounted rounds of every contender on the first class and size (fresh processes run cold): " +
                 (profile.LinkWarmupSeconds > 0 ? string.Create(CultureInfo.InvariantCulture, $"at least one pass, as many as fill {profile.LinkWarmupSeconds} s") : "one"),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
@@ -133,9 +133,10 @@ public static class CompressionCommand
 
                 var measured = runnable.ToDictionary(c => c.Name, _ => new List<BenchCell>());
                 var failed = new Dictionary<string, string>();
+                var orders = CellRounds.Orders(runnable, rounds, CellRounds.Seed($"{link.Name}/{messageClass.Name}/{size}"));
                 for (int round = 0; round < rounds; round++)
                 {
-                    foreach (Contender contender in CellRounds.Order(runnable, round, rounds))
+                    foreach (Contender contender in orders[round])
                     {
                         if (failed.ContainsKey(contender.Name))
                         {
