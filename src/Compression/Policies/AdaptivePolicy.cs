@@ -103,7 +103,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             heldBack = best > cap;
             chosen = heldBack ? Best(key, model, ratios, cap) : best;
             reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
-            if (chosen > 1 && Link.Probe(now, start: source == "cpu_bound"))
+            if (chosen > 1 && Link.Probe(now, start: source == LinkEstimator.CpuBound))
             {
                 (chosen, reason) = (1, CompressionDecisionReason.CapacityProbe);
             }

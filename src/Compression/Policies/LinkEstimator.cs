@@ -44,6 +44,9 @@ internal sealed class LinkEstimator
     /// <summary>Messages explored after a change of link.</summary>
     public const int BurstLength = 8;
 
+    /// <summary>The estimate's source while a busy CPU, not the link, may bound what the current choice sends.</summary>
+    public const string CpuBound = "cpu_bound";
+
     /// <summary>The least time from one probe's start to the next (<see cref="Probe"/>).</summary>
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
 
@@ -110,7 +113,7 @@ internal sealed class LinkEstimator
             if (cpuBusy && !_carried.Capacity(now) && now - _sendRateAt <= 2 * _second && raw > rate)
             {
                 rate = raw;
-                source = "cpu_bound";
+                source = CpuBound;
             }
 
             return rate;
