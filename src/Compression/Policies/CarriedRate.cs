@@ -12,10 +12,10 @@ namespace Surrogate.Compression.Policies;
 /// seconds of a burst callers queue on cold peers, and such a window (6.7 MB/s on 100 Mbit/s) set a capacity the next
 /// busy windows exceeded, which made it a lower bound and the estimate <c>cpu_bound</c> (docs/compression.md, "The
 /// first seconds of a burst"). Otherwise the lower of two busy windows in a row is a lower bound. Either counts
-/// for <see cref="HeldFor"/>; a higher lower bound replaces it, a
-/// window with the CPU busy that carried no more than a capacity but at least <see cref="KeptFrom"/> of it keeps that
-/// capacity current: the link was still about full, and the CPU busy with a choice that compresses more does not
-/// contradict it. A window well below it does not: a slow peer (cold clients, long round trips) queues calls like a
+/// for <see cref="HeldFor"/>; a higher lower bound replaces it, a window with the CPU busy that carried no more than
+/// <see cref="KeptBelow"/> of a capacity but at least <see cref="KeptFrom"/> of it keeps that capacity current: the
+/// link was still about full, and the CPU busy with a choice that compresses more does not contradict it. A probe
+/// that shows the link full while the CPU is busy (<see cref="Probed"/>) measures the capacity too. A window well below it does not: a slow peer (cold clients, long round trips) queues calls like a
 /// full link and can be mistaken for one while this process's CPU idles; once the CPU is busy and the link carries
 /// less, nothing confirms it, and a capacity that held for as long as the load lasted kept a CPU-bound zstd level at
 /// 0.70× of LZ4 on 1 Gbit/s.
@@ -41,6 +41,12 @@ internal sealed class CarriedRate
     /// <summary>The share of a capacity a busy window must carry to keep it current.</summary>
     public const double KeptFrom = 0.8;
 
+    /// <summary>
+    /// The share of a capacity up to which such a window keeps it (and raises it): windows of a full link scatter a few
+    /// percent either side of it, and two a little above it in a row would otherwise make it a lower bound.
+    /// </summary>
+    public const double KeptBelow = 1.05;
+
     /// <summary>Messages a window needs before its rate can be held (what is queued is then a small share of it).</summary>
     public const int MinMessages = 32;
 
@@ -56,6 +62,12 @@ internal sealed class CarriedRate
 
     /// <summary>Whether the rate held at <paramref name="now"/> is the link's capacity, not a lower bound.</summary>
     public bool Capacity(long now) => _capacity && !double.IsNaN(At(now));
+
+    /// <summary>
+    /// A probe of the cheapest compressing choice carried <paramref name="rate"/> with the link full
+    /// (<see cref="LinkEstimator"/>): the link's capacity, however busy the CPU.
+    /// </summary>
+    public void Probed(double rate, long now) => (_rate, _at, _capacity) = (rate, now, true);
 
     /// <summary>
     /// A send window ended: it carried <paramref name="rate"/> (NaN: it spanned an idle stretch) in
@@ -93,9 +105,9 @@ internal sealed class CarriedRate
             double carried = double.IsNaN(previous) ? window : Math.Max(window, previous);
             (_rate, _at, _capacity) = (Capacity(now) && !confirms ? Math.Max(carried, _rate) : carried, now, true);
         }
-        else if (Capacity(now) && cpuBusy && window <= _rate && window >= KeptFrom * _rate)
+        else if (Capacity(now) && cpuBusy && window <= KeptBelow * _rate && window >= KeptFrom * _rate)
         {
-            _at = now;
+            (_rate, _at) = (Math.Max(window, _rate), now);
         }
         else if (!double.IsNaN(bound) && (double.IsNaN(At(now)) || bound >= _rate))
         {

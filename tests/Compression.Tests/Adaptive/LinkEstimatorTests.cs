@@ -275,6 +275,37 @@ public sealed class LinkEstimatorTests
         Assert.True(link.Probe(t, start: true));
     }
 
+    /// <summary>
+    /// zstd bound by the CPU, it seems: 100 replies a second of 100 KB, 25 KB on the wire (2.5 MB/s), 10 MB/s raw. A
+    /// probe of LZ4 sends 40 KB replies; at <paramref name="probeReplies"/> a second it tells the link's capacity
+    /// (fewer replies than zstd, with zstd's bytes a second at least 80% of its own: both filled the link) or not.
+    /// A capacity outlives the minute a probe's raw rate is held for, as zstd keeps filling the link.
+    /// </summary>
+    [Theory]
+    [InlineData(60, 2.5e6, "send_rate", 2.5e6, "send_rate")] // 2.4 MB/s: the link is full
+    [InlineData(85, 10e6, "cpu_bound", 10e6, "cpu_bound")] // 3.4 MB/s: more bytes than zstd sent, which did not fill the link
+    [InlineData(120, 12e6, "cpu_bound", 10e6, "cpu_bound")] // more replies: the CPU bound zstd; the probe lifts the estimate
+    public void A_probe_that_sends_fewer_messages_on_a_link_as_full_measures_its_capacity(
+        int probeReplies, double estimate, string source, double estimate70, string source70)
+    {
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 25_000, length: 100_000, cpuBusy: true);
+        Assert.True(link.Probe(t, start: true));
+        for (int sent = 0; link.Probe(t, start: true); t += Second / probeReplies, sent++)
+        {
+            link.OnSent(40_000, t, 100_000, cpuBusy: true);
+            Assert.True(sent < 1_000, "the probe never ended");
+        }
+
+        // zstd again, which fills the link it measured (within the scatter of a window) and so keeps it current.
+        t = Send(link, t, 5, 25_000, length: 100_000, cpuBusy: true);
+        Assert.InRange(link.Estimate(t, out string actual, cpuBusy: true), estimate * 0.99, estimate * 1.01);
+        Assert.Equal(source, actual);
+        t = Send(link, t, 65, 25_000, length: 100_000, cpuBusy: true);
+        Assert.InRange(link.Estimate(t, out actual, cpuBusy: true), estimate70 * 0.99, estimate70 * 1.01);
+        Assert.Equal(source70, actual);
+    }
+
     [Fact]
     public void A_probe_starts_only_after_a_full_cpu_bound_window_and_ends_when_the_estimate_leaves_cpu_bound()
     {
