@@ -26,7 +26,8 @@ namespace Surrogate.Compression.Policies;
 /// bounds sends fewer messages, so the rate falls with it and the level keeps looking right (zstd on 1 Gbit/s for a
 /// whole run at 0.71× of LZ4). A probe breaks the loop: at most every <see cref="ProbeInterval"/> the policy holds its
 /// cheapest compressing choice for two send windows (<see cref="Probe"/>), and the raw rate of the second, which the
-/// probe's choice alone filled, counts beside the last window's for <see cref="CarriedRate.HeldFor"/>.
+/// probe's choice alone filled, counts beside the last window's for <see cref="CarriedRate.HeldFor"/>; a probe that
+/// shows the link full (<see cref="LinkBoundProbe"/>) measures its capacity instead.
 /// A change of link the fit detects drops the bounds, and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
