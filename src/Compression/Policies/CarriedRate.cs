@@ -14,11 +14,11 @@ namespace Surrogate.Compression.Policies;
 /// first seconds of a burst"). Otherwise the lower of two busy windows in a row is a lower bound. Either counts
 /// for <see cref="HeldFor"/>; a higher lower bound replaces it, a window with the CPU busy that carried no more than
 /// <see cref="KeptBelow"/> of a capacity but at least <see cref="KeptFrom"/> of it keeps that capacity current: the
-/// link was still about full, and the CPU busy with a choice that compresses more does not contradict it. A probe
-/// that shows the link full while the CPU is busy (<see cref="Probed"/>) measures the capacity too. A window well below it does not: a slow peer (cold clients, long round trips) queues calls like a
-/// full link and can be mistaken for one while this process's CPU idles; once the CPU is busy and the link carries
-/// less, nothing confirms it, and a capacity that held for as long as the load lasted kept a CPU-bound zstd level at
-/// 0.70× of LZ4 on 1 Gbit/s.
+/// link was still about full, and the CPU busy with a choice that compresses more does not contradict it. A window
+/// well below it does not: a slow peer (cold clients, long round trips) queues calls like a full link and can be
+/// mistaken for one while this process's CPU idles; once the CPU is busy and the link carries less, nothing confirms
+/// it, and a capacity that held for as long as the load lasted kept a CPU-bound zstd level at 0.70× of LZ4 on
+/// 1 Gbit/s. A probe that shows the link full while the CPU is busy (<see cref="Probed"/>) measures the capacity too.
 /// <para>
 /// Why: the send rate is the current choice's own. A choice that compresses more sends fewer bytes, and an estimate
 /// that fell with it made compressing more look better still (zstd at a self-made 3–53 MB/s on a 125 MB/s link,

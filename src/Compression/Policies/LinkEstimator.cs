@@ -346,7 +346,7 @@ internal sealed class LinkEstimator
     /// on both ends, yet it sent at most <see cref="ProbeFewer"/> of the messages a second the dearer choice sent in
     /// the window before, while that one's bytes a second were at least <see cref="CarriedRate.KeptFrom"/> of the
     /// probe's: both filled the same link. On 100 Mbit/s the raw rate of a probe of LZ4 (45 MB/s) only lifted an
-    /// estimate of 61 MB/s, and the policy sent LZ4 a fifth of the time on a link LZ4 filled at half of zstd's replies.
+    /// estimate of 61 MB/s, and the policy sent LZ4 a fifth of the time on a link LZ4 filled at 60% of zstd's replies.
     /// </summary>
     private bool LinkBoundProbe()
     {
