@@ -327,8 +327,9 @@ internal sealed class LinkEstimator
             Volatile.Write(ref _sendRateAt, now);
             Volatile.Write(ref _windowStart, now);
             long messages = Interlocked.Exchange(ref _windowMessages, 0);
-            _messageRate = busy && messages >= CarriedRate.MinMessages ? messages / (elapsed / (double)_second) : double.NaN;
-            UpdateFull(busy, messages / (elapsed / (double)_second), now);
+            double messageRate = messages / (elapsed / (double)_second);
+            _messageRate = busy && messages >= CarriedRate.MinMessages ? messageRate : double.NaN;
+            UpdateFull(busy, messageRate, now);
             _carried.Window(_sendRate, messages, _full, cpuBusy, now);
             if (probed && LinkBoundProbe())
             {

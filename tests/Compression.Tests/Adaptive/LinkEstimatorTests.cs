@@ -255,13 +255,7 @@ public sealed class LinkEstimatorTests
         Assert.True(link.Probe(t, start: true));
 
         // LZ4 while the probe holds: the same CPU sends twice the replies, 20 MB/s raw. It ends with the second window.
-        int sent = 0;
-        for (; link.Probe(t, start: true); t += Second / 200, sent++)
-        {
-            link.OnSent(40_000, t, 100_000, cpuBusy: true);
-            Assert.True(sent < 1_000, "the probe never ended");
-        }
-
+        (t, int sent) = SendWhileProbing(link, t, perSecond: 200);
         Assert.InRange(sent, 200, 400);
         t = Send(link, t, 5, 25_000, length: 100_000, cpuBusy: true);
         Assert.InRange(link.Estimate(t, out source, cpuBusy: true), 19.8e6, 20.2e6);
@@ -291,11 +285,7 @@ public sealed class LinkEstimatorTests
         var link = new LinkEstimator(1e5, measure: true, now: 0);
         long t = Send(link, 0, 3, 25_000, length: 100_000, cpuBusy: true);
         Assert.True(link.Probe(t, start: true));
-        for (int sent = 0; link.Probe(t, start: true); t += Second / probeReplies, sent++)
-        {
-            link.OnSent(40_000, t, 100_000, cpuBusy: true);
-            Assert.True(sent < 1_000, "the probe never ended");
-        }
+        (t, _) = SendWhileProbing(link, t, probeReplies);
 
         // zstd again, which fills the link it measured (within the scatter of a window) and so keeps it current.
         t = Send(link, t, 5, 25_000, length: 100_000, cpuBusy: true);
@@ -372,6 +362,23 @@ public sealed class LinkEstimatorTests
 
         Assert.InRange(link.Estimate(clock.Now, out string source), 9.9e6, 10.1e6);
         Assert.Equal("send_rate", source);
+    }
+
+    /// <summary>
+    /// LZ4 while a probe holds: 100 KB replies, 40 KB on the wire, <paramref name="perSecond"/> a second with the CPU
+    /// busy, until the probe ends; the time after and the replies sent.
+    /// </summary>
+    private static (long Time, int Sent) SendWhileProbing(LinkEstimator link, long from, int perSecond)
+    {
+        long t = from;
+        int sent = 0;
+        for (; link.Probe(t, start: true); t += Second / perSecond, sent++)
+        {
+            link.OnSent(40_000, t, 100_000, cpuBusy: true);
+            Assert.True(sent < 1_000, "the probe never ended");
+        }
+
+        return (t, sent);
     }
 
     /// <summary>
