@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Surrogate.Blocks;
 using Surrogate.Compression.Policies;
 
@@ -26,7 +25,7 @@ internal static class BufferedFrames
         where TPool : IBufferPool
     {
         CompressionChoice choice = settings.Choose(action, message, message.Count, localPeer);
-        long started = Stopwatch.GetTimestamp();
+        long started = settings.CodecTime(choice.Codec);
         // The compressed frame must come out smaller than the raw one, and by the share the choice asks.
         int capacity = Math.Min(message.Count - 1, (int)(message.Count * choice.MaxRatio)) - (Reserve - RawHeader);
         if (choice.Codec is { } chosen && capacity > 0)
@@ -39,7 +38,7 @@ internal static class BufferedFrames
                 CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], message.Count, written, CompressedFrame.Checksum(message));
                 pool.Return(message.Array!);
                 var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
-                settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, Stopwatch.GetTimestamp() - started));
+                settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, settings.CodecTime(choice.Codec) - started));
                 return frame;
             }
 
@@ -47,7 +46,7 @@ internal static class BufferedFrames
         }
 
         ArraySegment<byte> raw = FrameRaw(pool, message, messageOffset);
-        settings.ReportSent(choice, new CompressionOutcome(true, null, 0, message.Count, raw.Count, Stopwatch.GetTimestamp() - started));
+        settings.ReportSent(choice, new CompressionOutcome(true, null, 0, message.Count, raw.Count, settings.CodecTime(choice.Codec) - started));
         return raw;
     }
 
@@ -60,9 +59,9 @@ internal static class BufferedFrames
     public static ArraySegment<byte> Decode<TPool>(TPool pool, ArraySegment<byte> frame, CompressionSettings settings)
         where TPool : IBufferPool
     {
-        long started = Stopwatch.GetTimestamp();
         ReadOnlySpan<byte> bytes = frame;
         CompressionCodec? codec = CompressedFrame.ReadHeader(bytes);
+        long started = settings.CodecTime(codec);
         long total = 0;
         int blocks = 0;
         bool raw = true;
@@ -81,7 +80,7 @@ internal static class BufferedFrames
 
         if (blocks == 1 && raw)
         {
-            settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
+            settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, settings.CodecTime(codec) - started));
             return frame.Slice(RawHeader);
         }
 
@@ -105,7 +104,7 @@ internal static class BufferedFrames
         }
 
         pool.Return(frame.Array!);
-        settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, Stopwatch.GetTimestamp() - started));
+        settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, settings.CodecTime(codec) - started));
         return new ArraySegment<byte>(output, 0, (int)total);
     }
 

@@ -49,6 +49,9 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
         : localPeer && Policy.RawToLocalPeers ? CompressionChoice.LocalPeer(action)
         : Policy.Choose(action ?? string.Empty, sample, length);
 
+    /// <summary>A reading of <see cref="CodecClock"/> when the policy times codecs and <paramref name="codec"/> is one; 0 otherwise.</summary>
+    public long CodecTime(CompressionCodec? codec) => codec is not null && Policy.TimesCodecs ? CodecClock.Now() : 0;
+
     /// <summary>Whether the encoder should tell <see cref="Choose"/> if a message's peer is on this machine (a lookup per message).</summary>
     public bool WantsPeer => Policy.RawToLocalPeers;
 
@@ -71,7 +74,7 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
 /// <param name="Level">The level it was compressed at (0 when raw or read).</param>
 /// <param name="Length">The inner encoder's bytes.</param>
 /// <param name="WireLength">The frame's bytes.</param>
-/// <param name="ElapsedTicks">Stopwatch ticks spent compressing (or trying to) or decompressing.</param>
+/// <param name="ElapsedTicks">Ticks of <see cref="CodecClock"/> spent compressing (or trying to) or decompressing; 0 when not timed (<see cref="CompressionSettings.CodecTime"/>).</param>
 internal readonly record struct CompressionOutcome(bool Sent, CompressionCodec? Codec, int Level, long Length, long WireLength, long ElapsedTicks);
 
 /// <summary>Where frames take their buffers: the WCF BufferManager of each side, behind one shape.</summary>

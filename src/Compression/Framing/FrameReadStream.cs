@@ -130,13 +130,13 @@ internal sealed class FrameReadStream(Stream input, CompressionSettings settings
                 throw CompressedFrame.Truncated($"the stream ended {got} bytes into a block of {stored}");
             }
 
-            long started = Stopwatch.GetTimestamp();
+            long started = settings.CodecTime(_codec);
             if (stored < length)
             {
                 CompressedFrame.DecodeBlock(_codec, new ArraySegment<byte>(storedBytes, 0, stored), _block.AsSpan(0, length), checksum);
             }
 
-            _ticks += Stopwatch.GetTimestamp() - started;
+            _ticks += settings.CodecTime(_codec) - started;
         }
         finally
         {

@@ -118,12 +118,13 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
 
     private async ValueTask WriteBlockAsync(bool async, CancellationToken cancellationToken)
     {
-        long started = Stopwatch.GetTimestamp();
         if (!_started)
         {
             // The first block decides: a message that ended below the floor goes raw, as a buffered one would.
             _choice = settings.Choose(action, _block.AsSpan(0, _filled), _filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue, localPeer);
         }
+
+        long started = settings.CodecTime(_choice.Codec);
 
         // _scratch holds what goes out first: the frame header (first block only), the block header, and a
         // compressed payload; a raw block's payload is sent from _block as it is.
@@ -156,7 +157,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
             }
         }
 
-        _ticks += Stopwatch.GetTimestamp() - started;
+        _ticks += settings.CodecTime(_choice.Codec) - started;
         _wireLength += used + rawPayload.Length;
         _filled = 0;
         long writing = Stopwatch.GetTimestamp();

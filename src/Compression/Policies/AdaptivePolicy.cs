@@ -152,6 +152,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate);
     }
 
+    public override bool TimesCodecs => true;
+
     public override bool RawToLocalPeers => _settings.MeasureLink && _settings.RawToLocalPeers;
 
     public override void Sent(in CompressionChoice choice, in CompressionOutcome outcome)

@@ -36,6 +36,9 @@ internal abstract class MessagePolicy(CompressionDecisionLog? log)
     /// <summary>A message was received as <paramref name="outcome"/> says.</summary>
     public virtual void Received(in CompressionOutcome outcome) => CompressionMetrics.Received(outcome);
 
+    /// <summary>Whether the policy learns from codec times: the encoders read <see cref="Framing.CodecClock"/> only then.</summary>
+    public virtual bool TimesCodecs => false;
+
     /// <summary>Whether a message to a peer on this machine goes raw without asking <see cref="Choose"/>.</summary>
     public virtual bool RawToLocalPeers => false;
 
