@@ -184,23 +184,7 @@ internal sealed class CpuMonitor
 
         _perByteSamples[_perByteCount % PerByteSamples] = Math.Max(0, cpuSeconds - (codecTicks / (double)Stopwatch.Frequency)) / bytes;
         _perByteCount++;
-        int kept = Math.Min(_perByteCount, PerByteSamples);
-        double lowest = double.MaxValue;
-        double second = double.MaxValue;
-        for (int i = 0; i < kept; i++)
-        {
-            double sample = _perByteSamples[i];
-            if (sample < lowest)
-            {
-                (second, lowest) = (lowest, sample);
-            }
-            else if (sample < second)
-            {
-                second = sample;
-            }
-        }
-
-        Volatile.Write(ref _cpuPerByte, kept == 1 ? lowest : second);
+        Volatile.Write(ref _cpuPerByte, Estimates.SecondLowest(_perByteSamples.AsSpan(0, Math.Min(_perByteCount, PerByteSamples))));
     }
 
     private void Guard(long now, double utilization, long queue, bool planned, bool heldBack)

@@ -3,14 +3,20 @@ namespace Surrogate.Compression.Policies;
 /// <summary>
 /// Running estimates per ladder step: ratio (compressed ÷ original) and compression time per byte. The ratio rises
 /// fast and falls slowly (half of a worse measurement, a quarter of a better one), as Kafka's producer does, so one
-/// lucky message does not switch a choice; the time is an exponential moving average (α = 0.2) of samples capped at
-/// <see cref="SlowestSample"/> × the estimate. Codec time is wall time, and a busy machine that deschedules the thread
-/// mid-message only ever makes a codec look slower: uncapped, one message in four descheduled for ten times its work
-/// made LZ4 look slower than sending 150 KB raw on 1 Gbit/s. A real slowdown still comes through, 5% a message.
+/// lucky message does not switch a choice. The time is the second lowest of the last <see cref="TimeSamples"/>: a
+/// codec's time (<see cref="Framing.CodecClock"/>) is its work plus whatever held it up, caches that other requests'
+/// work emptied and, where the clock is wall time, a thread descheduled on a busy core; the work is the floor the
+/// samples lie above. A running mean of wall times capped at 1.25 × the estimate read DEFLATE 6 on 16 KB replies,
+/// which the policy only explored, at 150 µs where chosen for every message it took 117 (median; docs/compression.md),
+/// and kept it from a link it filled best. The second lowest, not the lowest, so that one sample timed short does not
+/// set it; a lasting slowdown shows after seven samples, a speed-up after two.
 /// </summary>
 internal sealed class Estimates
 {
-    public const double SlowestSample = 1.25;
+    public const int TimeSamples = 8;
+
+    private readonly double[] _times;
+    private readonly int[] _timed;
 
     public Estimates(int steps, long now)
     {
@@ -18,6 +24,8 @@ internal sealed class Estimates
         SecondsPerByte = new double[steps];
         Samples = new int[steps];
         LastTried = new long[steps];
+        _times = new double[steps * TimeSamples];
+        _timed = new int[steps];
         Array.Fill(Ratio, double.NaN);
         Array.Fill(SecondsPerByte, double.NaN);
         Array.Fill(LastTried, now);
@@ -48,11 +56,33 @@ internal sealed class Estimates
         Ratio[step] = Samples[step] == 0 || double.IsNaN(was) ? ratio : was + ((ratio > was ? 0.5 : 0.25) * (ratio - was));
         if (!double.IsNaN(secondsPerByte))
         {
-            double time = SecondsPerByte[step];
-            SecondsPerByte[step] = double.IsNaN(time) ? secondsPerByte : (0.8 * time) + (0.2 * Math.Min(secondsPerByte, SlowestSample * time));
+            Span<double> times = _times.AsSpan(step * TimeSamples, TimeSamples);
+            times[_timed[step] % TimeSamples] = secondsPerByte;
+            _timed[step]++;
+            SecondsPerByte[step] = SecondLowest(times[..Math.Min(_timed[step], TimeSamples)]);
         }
 
         Samples[step]++;
+    }
+
+    /// <summary>The second lowest of <paramref name="times"/>, or the only one.</summary>
+    public static double SecondLowest(ReadOnlySpan<double> times)
+    {
+        double lowest = double.MaxValue;
+        double second = double.MaxValue;
+        foreach (double time in times)
+        {
+            if (time < lowest)
+            {
+                (second, lowest) = (lowest, time);
+            }
+            else if (time < second)
+            {
+                second = time;
+            }
+        }
+
+        return times.Length == 1 ? lowest : second;
     }
 }
 
