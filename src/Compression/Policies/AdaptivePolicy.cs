@@ -32,10 +32,10 @@ internal sealed record AdaptiveSettings(
 /// bytes at the link rate, and decompressing at the codec's own speed), from estimates per key (action and size
 /// class); a step a key never tried takes a ratio scaled by the priors from the key's nearest measured steps
 /// (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A share of messages and every key at
-/// least every 5 s try a neighbouring step; the CPU guard caps the ladder under pressure; an entropy sample sends
-/// incompressible messages raw before a codec without early abort (or a key's first message) sees them; and a
-/// compressed message that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where
-/// decompressing must pay for itself) goes raw. While it measures the link, messages to a peer on this machine go raw
+/// least every 5 s try a neighbouring step, two messages in a row of which only the second is timed; the CPU guard
+/// caps the ladder under pressure; an entropy sample sends incompressible messages raw before a codec without early
+/// abort (or a key's first message) sees them; and a compressed message that does not save
+/// <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay for itself) goes raw. While it measures the link, messages to a peer on this machine go raw
 /// without a decision and stay out of the link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
 /// </summary>
 internal sealed class AdaptivePolicy : MessagePolicy
@@ -93,6 +93,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         bool firstLook;
         double cpuShare;
         bool heldBack;
+        bool warm;
         lock (key.Gate)
         {
             key.Messages++;
@@ -108,12 +109,21 @@ internal sealed class AdaptivePolicy : MessagePolicy
                 (chosen, reason) = (1, CompressionDecisionReason.CapacityProbe);
             }
 
-            int explore = Explore(key, chosen, cap, now);
+            int explore = key.Repeat <= cap ? key.Repeat : -1;
+            key.Repeat = -1;
+            if (explore < 0 && (explore = Explore(key, chosen, cap, now)) >= 0)
+            {
+                key.Repeat = explore;
+            }
+
             if (explore >= 0)
             {
                 chosen = explore;
                 reason = CompressionDecisionReason.Exploration;
             }
+
+            warm = chosen == key.LastStep;
+            key.LastStep = chosen;
 
             key.Estimates.LastTried[chosen] = now;
             predicted = ratios[chosen];
@@ -149,7 +159,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         }
 
         double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec) : 0);
-        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate);
+        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate, warm);
     }
 
     public override bool TimesCodecs => true;
@@ -177,7 +187,9 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
         // A rejected attempt (sent raw) only tells that the ratio was above the gate: count it as no saving.
         double ratio = outcome.Codec is null ? 1 : Math.Max(0, outcome.WireLength - CompressedHeader) / (double)outcome.Length;
-        double secondsPerByte = outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length;
+        // A step the key's previous message did not use runs on cold caches (zstd's first use creates its context):
+        // that time is not what the step costs when chosen, so explorations come in pairs and the second is timed.
+        double secondsPerByte = choice.Warm ? outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length : double.NaN;
         double estimatedRatio;
         double estimatedTime;
         lock (key.Gate)
@@ -295,9 +307,9 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
     /// <summary>
     /// The step to try instead of <paramref name="chosen"/>, or -1: a neighbour (the one tried longest ago) after a
-    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages, or when a neighbour
-    /// has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>. On data that looks random the steps
-    /// the entropy check would refuse are passed over: trying them would only send a message raw.
+    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages (pairs for half as many),
+    /// or when a neighbour has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>. On data that
+    /// looks random the steps the entropy check would refuse are passed over: trying them would only send a message raw.
     /// </summary>
     private int Explore(AdaptiveKey key, int chosen, int cap, long now)
     {
@@ -310,7 +322,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
         long[] tried = key.Estimates.LastTried;
         int stalest = below < 0 ? above : above < 0 ? below : tried[above] <= tried[below] ? above : below;
-        if (Link.TakeBurst() || (_settings.ExplorationRate > 0 && key.NextDouble() < _settings.ExplorationRate))
+        if (Link.TakeBurst() || (_settings.ExplorationRate > 0 && key.NextDouble() < _settings.ExplorationRate / 2))
         {
             return stalest;
         }

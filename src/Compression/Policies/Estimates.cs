@@ -99,6 +99,12 @@ internal sealed class AdaptiveKey(string action, int sizeClass, int steps, long 
 
     public Estimates Estimates { get; } = new(steps, now);
 
+    /// <summary>The step the key's next message takes (the second of an exploration's pair), or -1.</summary>
+    public int Repeat { get; set; } = -1;
+
+    /// <summary>The step of the key's previous message (-1 before the first).</summary>
+    public int LastStep { get; set; } = -1;
+
     /// <summary>Messages decided for this key.</summary>
     public long Messages { get; set; }
 

@@ -73,6 +73,7 @@ internal sealed class FixedPolicy(CompressionCodec codec, int level, Compression
 /// <param name="LinkSource">Where the assumed link rate came from (<c>prior</c>, <c>round_trip</c>, <c>blocked_writes</c>, <c>send_rate</c>, <c>cpu_bound</c>).</param>
 /// <param name="PredictedRate">The model's messages per second for the chosen step (throughput) or 1 ÷ its latency.</param>
 /// <param name="RawPredictedRate">The same for raw.</param>
+/// <param name="Warm">The adaptive policy's key sent its previous message at the same step: the codec's time is its speed.</param>
 internal readonly record struct CompressionChoice(
     CompressionCodec? Codec,
     int Level,
@@ -87,7 +88,8 @@ internal readonly record struct CompressionChoice(
     CompressionGoal? Goal = null,
     string? LinkSource = null,
     double PredictedRate = double.NaN,
-    double RawPredictedRate = double.NaN)
+    double RawPredictedRate = double.NaN,
+    bool Warm = false)
 {
     public static CompressionChoice BelowFloor { get; } = new(null, 0, CompressionDecisionReason.BelowFloor, null);
 
