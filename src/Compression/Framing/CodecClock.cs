@@ -15,11 +15,24 @@ internal static partial class CodecClock
 {
     private const int ThreadCpuTimeClock = 3; // CLOCK_THREAD_CPUTIME_ID
 
-    /// <summary>Whether <see cref="Now"/> reads this thread's CPU time (else wall time); 64-bit Linux, whose timespec this reads.</summary>
-    public static bool MeasuresCpu { get; } = OperatingSystem.IsLinux() && Environment.Is64BitProcess && ThreadCpu(out _);
+    /// <summary>Whether <see cref="Now"/> reads this thread's CPU time (else wall time): on 64-bit Linux, whose timespec this reads.</summary>
+    public static bool MeasuresCpu { get; } = OperatingSystem.IsLinux() && Environment.Is64BitProcess && Probe();
 
     /// <summary>Now, in <see cref="Stopwatch"/> ticks, on this thread's CPU clock where there is one.</summary>
     public static long Now() => MeasuresCpu && ThreadCpu(out long ticks) ? ticks : Stopwatch.GetTimestamp();
+
+    /// <summary>Whether the C library answers for the clock; a libc the runtime cannot load leaves wall time.</summary>
+    private static bool Probe()
+    {
+        try
+        {
+            return ThreadCpu(out _);
+        }
+        catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException)
+        {
+            return false;
+        }
+    }
 
     private static bool ThreadCpu(out long ticks)
     {

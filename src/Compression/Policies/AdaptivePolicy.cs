@@ -35,8 +35,9 @@ internal sealed record AdaptiveSettings(
 /// least every 5 s try a neighbouring step, two messages in a row of which only the second is timed; the CPU guard
 /// caps the ladder under pressure; an entropy sample sends incompressible messages raw before a codec without early
 /// abort (or a key's first message) sees them; and a compressed message that does not save
-/// <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay for itself) goes raw. While it measures the link, messages to a peer on this machine go raw
-/// without a decision and stay out of the link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
+/// <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay for itself) goes
+/// raw. While it measures the link, messages to a peer on this machine go raw without a decision and stay out of the
+/// link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
 /// </summary>
 internal sealed class AdaptivePolicy : MessagePolicy
 {
