@@ -72,8 +72,9 @@ public sealed partial record CompressionOptions
     public IReadOnlyList<CompressionCodec> AdaptiveCodecs { get; init; } = [CompressionCodec.Lz4, CompressionCodec.Zstd, CompressionCodec.Deflate];
 
     /// <summary>
-    /// The share of messages (0–0.5) the adaptive policy sends with a neighbouring choice to keep its estimates fresh;
-    /// 0.03 by default. Each key (action and size) also tries its neighbours at least every 5 s while it is in use.
+    /// The share of messages (0–0.5) the adaptive policy sends with a neighbouring codec or level to keep its
+    /// estimates fresh, two in a row per try (raw, a neighbour with nothing to time, one: half the share); 0.03 by
+    /// default. Each key (action and size) also tries its neighbours at least every 5 s while it is in use.
     /// </summary>
     public double ExplorationRate { get; init; } = 0.03;
 

@@ -32,12 +32,12 @@ internal sealed record AdaptiveSettings(
 /// bytes at the link rate, and decompressing at the codec's own speed), from estimates per key (action and size
 /// class); a step a key never tried takes a ratio scaled by the priors from the key's nearest measured steps
 /// (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A share of messages and every key at
-/// least every 5 s try a neighbouring step, two messages in a row of which only the second is timed; the CPU guard
-/// caps the ladder under pressure; an entropy sample sends incompressible messages raw before a codec without early
-/// abort (or a key's first message) sees them; and a compressed message that does not save
-/// <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay for itself) goes
-/// raw. While it measures the link, messages to a peer on this machine go raw without a decision and stay out of the
-/// link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
+/// least every 5 s try a neighbouring step, two messages in a row of which only the second is timed (raw, with nothing
+/// to time, one message); the CPU guard caps the ladder under pressure; an entropy sample sends incompressible
+/// messages raw before a codec without early abort (or a key's first message) sees them; and a compressed message
+/// that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay
+/// for itself) goes raw. While it measures the link, messages to a peer on this machine go raw without a decision and
+/// stay out of the link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
 /// </summary>
 internal sealed class AdaptivePolicy : MessagePolicy
 {
@@ -114,7 +114,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
             key.Repeat = -1;
             if (explore < 0 && (explore = Explore(key, chosen, cap, now)) >= 0)
             {
-                key.Repeat = explore;
+                // Raw has no codec time to warm up and a known ratio (it teaches only the link's fit): one message.
+                key.Repeat = _arms[explore].Codec is null ? -1 : explore;
             }
 
             if (explore >= 0)
@@ -308,7 +309,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
     /// <summary>
     /// The step to try instead of <paramref name="chosen"/>, or -1: a neighbour (the one tried longest ago) after a
-    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages (pairs for half as many),
+    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages (pairs for half as many; raw alone),
     /// or when a neighbour has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>. On data that
     /// looks random the steps the entropy check would refuse are passed over: trying them would only send a message raw.
     /// </summary>

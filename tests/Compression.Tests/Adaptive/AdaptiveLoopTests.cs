@@ -159,6 +159,28 @@ public sealed class AdaptiveLoopTests(ITestOutputHelper output)
         }
     }
 
+    [Fact]
+    public void Raw_is_explored_one_message_at_a_time_and_a_codec_in_pairs()
+    {
+        // Raw has no codec time to warm up and its ratio is known: its second message would teach nothing.
+        var env = new FakeEnvironment();
+        var world = new PolicyWorld(PolicyWorld.Adaptive(env, 1_000_000_000, exploration: 0), env) { LinkBytesPerSecond = 125e6 };
+        var choices = new List<CompressionChoice>();
+        for (int i = 0; i < 60; i++)
+        {
+            choices.Add(world.Send(Message).Choice);
+            env.Advance(1);
+        }
+
+        Assert.Equal("lz4-0", PolicyWorld.Name(choices.Last(c => c.Reason == CompressionDecisionReason.Model)));
+        var raw = choices.Select((c, i) => (c, i)).Where(x => x.c.Reason == CompressionDecisionReason.Exploration && x.c.Codec is null).Select(x => x.i).ToList();
+        Assert.True(raw.Count >= 5, $"raw tried {raw.Count} times");
+        Assert.All(raw, i => Assert.Equal(CompressionDecisionReason.Model, choices[i + 1].Reason));
+        var zstd = choices.Where(c => c.Reason == CompressionDecisionReason.Exploration && c.Codec is not null).ToList();
+        Assert.Equal(2 * raw.Count, zstd.Count, 2.0);
+        Assert.All(zstd, c => Assert.Equal("zstd-1", PolicyWorld.Name(c)));
+    }
+
     [Theory]
     [InlineData(100_000_000, 1_500_000)]
     [InlineData(1_500_000, 100_000_000)]
