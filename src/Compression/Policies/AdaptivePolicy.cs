@@ -309,9 +309,10 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
     /// <summary>
     /// The step to try instead of <paramref name="chosen"/>, or -1: a neighbour (the one tried longest ago) after a
-    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages (pairs for half as many; raw alone),
-    /// or when a neighbour has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>. On data that
-    /// looks random the steps the entropy check would refuse are passed over: trying them would only send a message raw.
+    /// change of link, for a share <see cref="AdaptiveSettings.ExplorationRate"/> of messages (pairs for half as many;
+    /// raw alone), or when a neighbour has not been tried for <see cref="AdaptiveSettings.ExplorationInterval"/>. On
+    /// data that looks random the steps the entropy check would refuse are passed over: trying them would only send a
+    /// message raw.
     /// </summary>
     private int Explore(AdaptiveKey key, int chosen, int cap, long now)
     {
