@@ -22,6 +22,9 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
 
     public MessagePolicy Policy { get; } = policy ?? new FixedPolicy(codec, level, log: null);
 
+    // Read once: the encoders ask twice a message, and a policy's answer does not change.
+    private readonly bool _timesCodecs = policy?.TimesCodecs ?? false;
+
     /// <summary>Receives the outcome of every message this encoder writes or reads; null for none.</summary>
     public Action<CompressionOutcome>? Observer { get; init; }
 
@@ -50,7 +53,7 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
         : Policy.Choose(action ?? string.Empty, sample, length);
 
     /// <summary>A reading of <see cref="CodecClock"/> when the policy times codecs and <paramref name="codec"/> is one; 0 otherwise.</summary>
-    public long CodecTime(CompressionCodec? codec) => codec is not null && Policy.TimesCodecs ? CodecClock.Now() : 0;
+    public long CodecTime(CompressionCodec? codec) => codec is not null && _timesCodecs ? CodecClock.Now() : 0;
 
     /// <summary>Whether the encoder should tell <see cref="Choose"/> if a message's peer is on this machine (a lookup per message).</summary>
     public bool WantsPeer => Policy.RawToLocalPeers;
