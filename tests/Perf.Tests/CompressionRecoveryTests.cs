@@ -105,7 +105,7 @@ public sealed class CompressionRecoveryTests
             BenchMarkdown.Write(report with { Links = [new BenchLinkReport("loopback-4c", null, null, 4, "loopback", null, DefaultLoad: false)] }), StringComparison.Ordinal);
         Assert.Contains("## What this profile leaves out of the grid\n\n- orders at 100", md.ReplaceLineEndings("\n"), StringComparison.Ordinal);
         Assert.Contains("| simple | mix | 150,000 | 0.1 (0.05–0.15) | 0.100 | yes | 0.100 (deflate-6) – 0.120 (zstd-1) |", md, StringComparison.Ordinal);
-        Assert.Contains("| loopback | 1 | simple | mix | zstd-1 | 0.75 | 1.50 | missed | 0.95 |", md, StringComparison.Ordinal);
+        Assert.Contains("| loopback | 1 | simple | mix | zstd-1 | 0.75 | 0.75 | 1.50 | missed | 0.95 |", md, StringComparison.Ordinal);
         Assert.Contains("- loopback adaptive simple mix: 0.75 × zstd-1, 1.50 × uncompressed; sent raw for 100% of replies (logged reason: model)", md, StringComparison.Ordinal);
         Assert.Contains("## Link rate changed mid-run: 100mbit->1.5mbit", md, StringComparison.Ordinal);
         Assert.Contains("| adaptive | medium | 150 KB | 100 | 29.3 | zstd-1 40.0 | 4.0 s | met |", md, StringComparison.Ordinal);

@@ -142,7 +142,7 @@ public static class BenchMarkdown
         }
 
         md.AppendLine().AppendLine("## Decisions of the policies, against the best static contender").AppendLine()
-            .AppendLine($"Goal (the adaptive encoder's): at least {PolicyVerdicts.OracleGoal:0.00} × the oracle (the best static contender of the cell) and {PolicyVerdicts.UncompressedGoal:0.00} × uncompressed. " +
+            .AppendLine($"Goal (the adaptive encoder's): at least {PolicyVerdicts.OracleGoal:0.00} × the oracle (the best static contender of the cell; with rounds, its figure held out from its choice) and {PolicyVerdicts.UncompressedGoal:0.00} × uncompressed. " +
                 "Decisions are the server's decision log over the measured window (with rounds, the median round's).").AppendLine()
             .AppendLine("| link | contender | class | n | ops/s | oracle | × oracle | × uncompressed | goal | decisions: choice, reason, share (wire/message) |")
             .AppendLine("|---|---|---|--:|--:|---|--:|--:|---|---|");

@@ -24,7 +24,8 @@ public sealed record BenchProfile(
     /// The grid (<c>--profile grid</c>): three rounds of a 2 s warm-up and 2 s per cell, at least two calls, the
     /// contenders' levels swept. One window per contender made each cell's best static contender the highest of
     /// several noisy draws (between two grids a static cell moved by a standard deviation of 5-11%, up to 2x),
-    /// which a policy that chose exactly as it did could not match; a median of interleaved rounds is not biased so.
+    /// which a policy that chose exactly as it did could not match; a median of interleaved rounds cuts that bias, and
+    /// the oracle's figure held out from its choice (<see cref="HeldOutOracle"/>) removes what remains of it.
     /// </summary>
     public static BenchProfile Grid { get; } = new("grid", 2, 2, 2, 2, 0.1, SweepEveryLevel: false, Rounds: 3, LinkWarmupSeconds: 45);
 
