@@ -23,9 +23,10 @@ public sealed record PolicyVerdict(
     bool Met,
     string? Why,
     double HighestMedianOpsPerSecond,
-    bool MetAgainstHighestMedian,
     IReadOnlyList<double>? OracleRounds = null)
 {
+    public bool MetAgainstHighestMedian => PolicyVerdicts.Meets(OpsPerSecond, HighestMedianOpsPerSecond, UncompressedOpsPerSecond);
+
     public double VersusOracle => OpsPerSecond / OracleOpsPerSecond;
 
     public double VersusHighestMedian => OpsPerSecond / HighestMedianOpsPerSecond;
@@ -52,6 +53,10 @@ public static class PolicyVerdicts
     public const double OracleGoal = 0.95;
     public const double UncompressedGoal = 0.97;
 
+    /// <summary>Whether <paramref name="ops"/> meets both goals against an oracle figure and uncompressed (when measured).</summary>
+    public static bool Meets(double ops, double oracle, double? uncompressed) =>
+        ops >= OracleGoal * oracle && (uncompressed is null || ops >= UncompressedGoal * uncompressed);
+
     public static IReadOnlyList<PolicyVerdict> Evaluate(IReadOnlyList<BenchCell> cells)
     {
         var verdicts = new List<PolicyVerdict>();
@@ -64,11 +69,10 @@ public static class PolicyVerdicts
             }
 
             double? raw = statics.FirstOrDefault(o => o.Contender == ContenderCatalog.UncompressedName)?.OpsPerSecond;
-            bool rawMet = raw is null || cell.OpsPerSecond >= UncompressedGoal * raw;
             (double heldOut, IReadOnlyList<double>? rounds) = HeldOutOracle.Of(statics);
-            bool met = cell.OpsPerSecond >= OracleGoal * heldOut && rawMet;
+            bool met = Meets(cell.OpsPerSecond, heldOut, raw);
             verdicts.Add(new PolicyVerdict(cell.Link, cell.Contender, cell.Class, cell.Size, cell.OpsPerSecond, oracle.Contender, heldOut, raw,
-                met, met ? null : Why(cell, oracle, statics), oracle.OpsPerSecond, cell.OpsPerSecond >= OracleGoal * oracle.OpsPerSecond && rawMet, rounds));
+                met, met ? null : Why(cell, oracle, statics), oracle.OpsPerSecond, rounds));
         }
 
         return verdicts;
