@@ -4,8 +4,9 @@ namespace Surrogate.Compression.Policies;
 
 /// <summary>
 /// This process's CPU use, measured from <see cref="IPolicyEnvironment.ProcessCpuTime"/> deltas over wall time and
-/// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the thread pool's
-/// queue, the CPU the process spends per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
+/// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the use of its cores
+/// by every process (<see cref="IPolicyEnvironment.CoresCpuTime"/>: clients on the same machine take cores too), the
+/// thread pool's queue, the CPU spent per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up one
 /// step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
@@ -31,6 +32,9 @@ internal sealed class CpuMonitor
     private const double LoadedFrom = 0.6;
     private const double IdleBelow = 0.5;
 
+    // The cores are full from 85% of them busy, every process counted: then other processes compete with this one.
+    private const double CoresFullFrom = 0.85;
+
     // CPU per byte: the second lowest of the last 8 samples (2 s at one sample per interval).
     private const int PerByteSamples = 8;
 
@@ -42,7 +46,9 @@ internal sealed class CpuMonitor
     private readonly Lock _gate = new();
     private long _lastSample;
     private TimeSpan _lastCpu;
+    private TimeSpan _lastCores;
     private double _utilization;
+    private double _coresUtilization;
     private long _previousQueue;
     private long _pressureSince = -1;
     private long _reliefSince = -1;
@@ -74,24 +80,38 @@ internal sealed class CpuMonitor
         _top = top;
         _lastSample = env.Timestamp;
         _lastCpu = env.ProcessCpuTime;
+        _lastCores = env.CoresCpuTime;
     }
 
-    /// <summary>CPU use over the last intervals, a share of all cores (0 until the first interval ends).</summary>
+    /// <summary>This process's CPU use over the last intervals, a share of all cores (0 until the first interval ends).</summary>
     public double Utilization => Volatile.Read(ref _utilization);
+
+    /// <summary>
+    /// The use of this process's cores by every process over the last intervals, a share of them (at least
+    /// <see cref="Utilization"/>; 0 until the first interval ends).
+    /// </summary>
+    public double CoresUtilization => Volatile.Read(ref _coresUtilization);
+
+    /// <summary>Whether the cores were full (85% or more busy, every process counted) over the last intervals.</summary>
+    public bool CoresFull => CoresUtilization >= CoresFullFrom;
 
     /// <summary>The highest ladder step the guard allows; <see cref="Uncapped"/> when it allows all.</summary>
     public int Cap => Volatile.Read(ref _cap);
 
     /// <summary>
-    /// Whether CPU use is at or above the low watermark: the link cannot be told from this process as what held a
-    /// send window back (<see cref="CarriedRate"/>).
+    /// Whether this process's CPU use is at or above the low watermark, or the cores are full: the link cannot be told
+    /// from the CPU as what held a send window back (<see cref="CarriedRate"/>). A window of replies queued behind
+    /// clients that filled the cores looked like a full link while this process alone stayed below the watermark.
     /// </summary>
-    public bool Busy => Utilization >= _low;
+    public bool Busy => Utilization >= _low || CoresFull;
 
-    /// <summary>Whether the process counts as loaded for <see cref="CompressionGoal.Auto"/>.</summary>
+    /// <summary>Whether the process counts as loaded for <see cref="CompressionGoal.Auto"/>: its own CPU, or full cores.</summary>
     public bool Loaded => Volatile.Read(ref _loaded);
 
-    /// <summary>CPU seconds per byte sent spent outside compression (serialising, the transport); NaN until measured.</summary>
+    /// <summary>
+    /// CPU seconds per byte sent spent outside compression (serialising, the transport, and while the cores are full
+    /// the other processes on them); NaN until measured.
+    /// </summary>
     public double CpuSecondsPerByte => Volatile.Read(ref _cpuPerByte);
 
     /// <summary>A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing.</summary>
@@ -144,15 +164,25 @@ internal sealed class CpuMonitor
             }
 
             TimeSpan cpu = _env.ProcessCpuTime;
+            TimeSpan cores = _env.CoresCpuTime;
             double wall = (now - _lastSample) / (double)Stopwatch.Frequency;
-            double used = Math.Clamp((cpu - _lastCpu).TotalSeconds / (wall * Math.Max(1, _env.ProcessorCount)), 0, 1);
+            double capacity = wall * Math.Max(1, _env.ProcessorCount);
+            double own = (cpu - _lastCpu).TotalSeconds;
+            double others = Math.Max(0, (cores - _lastCores).TotalSeconds - own);
+            double used = Math.Clamp(own / capacity, 0, 1);
+            double coresUsed = Math.Clamp((own + others) / capacity, used, 1);
             double utilization = _sampled ? (0.5 * _utilization) + (0.5 * used) : used;
+            double coresUtilization = _sampled ? (0.5 * _coresUtilization) + (0.5 * coresUsed) : coresUsed;
             _sampled = true;
-            MeasureCpuPerByte((cpu - _lastCpu).TotalSeconds);
+            // Others' CPU counts per byte sent only while the cores are full: only then does it slow this process.
+            MeasureCpuPerByte(own + (coresUsed >= CoresFullFrom ? others : 0));
             _lastSample = now;
             _lastCpu = cpu;
+            _lastCores = cores;
             Volatile.Write(ref _utilization, utilization);
-            Volatile.Write(ref _loaded, utilization >= LoadedFrom || (_loaded && utilization >= IdleBelow));
+            Volatile.Write(ref _coresUtilization, coresUtilization);
+            bool loaded = utilization >= LoadedFrom || (_loaded && utilization >= IdleBelow);
+            Volatile.Write(ref _loaded, loaded || coresUtilization >= CoresFullFrom);
             long queue = _env.PendingWorkItems;
             // The highest step chosen since the previous sample: the guard's first step down starts below it.
             _highestRecent = Interlocked.Exchange(ref _highestChosen, 0);
@@ -167,7 +197,9 @@ internal sealed class CpuMonitor
 
     /// <summary>
     /// The CPU outside compression per byte: the second lowest of the last <see cref="PerByteSamples"/> samples of at
-    /// least 64 KiB. Everything else the process does in a sample (other endpoints, tiering up code, a collection)
+    /// least 64 KiB. Other processes count while the cores are full: clients on the same machine that spend CPU on
+    /// each reply bound the replies a second as much as this process does (on a 1 Gbit/s link they filled both cores,
+    /// and counting this process alone, every codec's CPU looked cheap beside the link). Everything else the process does in a sample (other endpoints, tiering up code, a collection)
     /// only adds to it, and a sample can hold as few as four messages: a running mean read above 10 ns per byte (a
     /// median of 5.6, up to 190) in a quarter of a busy service's decisions (docs/compression.md), and there every
     /// choice looked CPU-bound. The second lowest, not the lowest, so that one sample whose CPU fell partly in its

@@ -14,6 +14,13 @@ internal interface IPolicyEnvironment
     /// <summary>CPU time this process used so far (user and kernel).</summary>
     TimeSpan ProcessCpuTime { get; }
 
+    /// <summary>
+    /// CPU time every process used so far on the cores this process may use, this one included; where the system does
+    /// not say, <see cref="ProcessCpuTime"/>. Clients and other services on the same machine take cores the policy's
+    /// own CPU time does not show.
+    /// </summary>
+    TimeSpan CoresCpuTime { get; }
+
     /// <summary>Cores this process may use (affinity and cgroup limits included).</summary>
     int ProcessorCount { get; }
 
@@ -21,14 +28,38 @@ internal interface IPolicyEnvironment
     long PendingWorkItems { get; }
 }
 
-/// <summary>The real process: <see cref="Stopwatch"/>, <see cref="Environment.CpuUsage"/>, <see cref="ThreadPool.PendingWorkItemCount"/>.</summary>
+/// <summary>
+/// The real process: <see cref="Stopwatch"/>, <see cref="Environment.CpuUsage"/>, <see cref="ThreadPool.PendingWorkItemCount"/>,
+/// and the machine's busy time from /proc/stat (<see cref="MachineCpu"/>).
+/// </summary>
 internal sealed class SystemEnvironment : IPolicyEnvironment
 {
+    private readonly MachineCpu _machine = new();
+
     public static SystemEnvironment Instance { get; } = new();
 
     public long Timestamp => Stopwatch.GetTimestamp();
 
     public TimeSpan ProcessCpuTime => Environment.CpuUsage.TotalTime;
+
+    /// <summary>
+    /// This process's CPU time plus the other processes' share of the machine's busy time that fell on this process's
+    /// cores, taken as spread evenly over the machine's cores (exact when the process may use them all).
+    /// </summary>
+    public TimeSpan CoresCpuTime
+    {
+        get
+        {
+            TimeSpan own = ProcessCpuTime;
+            if (_machine.Read() is not (TimeSpan busy, int cores))
+            {
+                return own;
+            }
+
+            TimeSpan others = busy > own ? busy - own : TimeSpan.Zero;
+            return own + (others * Math.Min(1, ProcessorCount / (double)cores));
+        }
+    }
 
     public int ProcessorCount => Environment.ProcessorCount;
 

@@ -4,12 +4,14 @@ using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Tests.Adaptive;
 
-/// <summary>A process whose clock, CPU time and thread-pool queue the test sets.</summary>
+/// <summary>A process whose clock, CPU time (its own and other processes' on its cores) and thread-pool queue the test sets.</summary>
 internal sealed class FakeEnvironment : IPolicyEnvironment
 {
     public long Timestamp { get; private set; } = Stopwatch.Frequency * 1000;
 
     public TimeSpan ProcessCpuTime { get; private set; }
+
+    public TimeSpan CoresCpuTime { get; private set; }
 
     public int ProcessorCount { get; set; } = 2;
 
@@ -18,10 +20,15 @@ internal sealed class FakeEnvironment : IPolicyEnvironment
     /// <summary>The share of all cores the process uses while time passes.</summary>
     public double Utilization { get; set; }
 
+    /// <summary>The share of all cores other processes use while time passes.</summary>
+    public double OthersUtilization { get; set; }
+
     public void Advance(double seconds)
     {
         Timestamp += (long)(seconds * Stopwatch.Frequency);
-        ProcessCpuTime += TimeSpan.FromSeconds(seconds * Utilization * ProcessorCount);
+        TimeSpan own = TimeSpan.FromSeconds(seconds * Utilization * ProcessorCount);
+        ProcessCpuTime += own;
+        CoresCpuTime += own + TimeSpan.FromSeconds(seconds * OthersUtilization * ProcessorCount);
     }
 }
 
