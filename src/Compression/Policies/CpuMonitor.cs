@@ -5,7 +5,8 @@ namespace Surrogate.Compression.Policies;
 /// <summary>
 /// This process's CPU use, measured from <see cref="IPolicyEnvironment.ProcessCpuTime"/> deltas over wall time and
 /// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the use of its cores
-/// by every process (<see cref="IPolicyEnvironment.CoresCpuTime"/>: clients on the same machine take cores too), the
+/// by every process (from <see cref="IPolicyEnvironment.MachineCpuTime"/>: clients on the same machine take cores
+/// too; the other processes' part taken as spread evenly over the machine's cores, which a pinned process is not), the
 /// thread pool's queue, the CPU spent per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up one
 /// step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
@@ -46,7 +47,7 @@ internal sealed class CpuMonitor
     private readonly Lock _gate = new();
     private long _lastSample;
     private TimeSpan _lastCpu;
-    private TimeSpan _lastCores;
+    private TimeSpan _lastMachine;
     private double _utilization;
     private double _coresUtilization;
     private long _previousQueue;
@@ -80,7 +81,7 @@ internal sealed class CpuMonitor
         _top = top;
         _lastSample = env.Timestamp;
         _lastCpu = env.ProcessCpuTime;
-        _lastCores = env.CoresCpuTime;
+        _lastMachine = env.MachineCpuTime?.Busy ?? TimeSpan.Zero;
     }
 
     /// <summary>This process's CPU use over the last intervals, a share of all cores (0 until the first interval ends).</summary>
@@ -164,11 +165,13 @@ internal sealed class CpuMonitor
             }
 
             TimeSpan cpu = _env.ProcessCpuTime;
-            TimeSpan cores = _env.CoresCpuTime;
+            (TimeSpan Busy, int Cores)? machine = _env.MachineCpuTime;
             double wall = (now - _lastSample) / (double)Stopwatch.Frequency;
             double capacity = wall * Math.Max(1, _env.ProcessorCount);
             double own = (cpu - _lastCpu).TotalSeconds;
-            double others = Math.Max(0, (cores - _lastCores).TotalSeconds - own);
+            double others = machine is (TimeSpan busy, int cores)
+                ? Math.Max(0, (busy - _lastMachine).TotalSeconds - own) * Math.Min(1, _env.ProcessorCount / (double)cores)
+                : 0;
             double used = Math.Clamp(own / capacity, 0, 1);
             double coresUsed = Math.Clamp((own + others) / capacity, used, 1);
             double utilization = _sampled ? (0.5 * _utilization) + (0.5 * used) : used;
@@ -178,11 +181,10 @@ internal sealed class CpuMonitor
             MeasureCpuPerByte(own + (coresUsed >= CoresFullFrom ? others : 0));
             _lastSample = now;
             _lastCpu = cpu;
-            _lastCores = cores;
+            _lastMachine = machine?.Busy ?? _lastMachine;
             Volatile.Write(ref _utilization, utilization);
             Volatile.Write(ref _coresUtilization, coresUtilization);
-            bool loaded = utilization >= LoadedFrom || (_loaded && utilization >= IdleBelow);
-            Volatile.Write(ref _loaded, loaded || coresUtilization >= CoresFullFrom);
+            Volatile.Write(ref _loaded, CoresFull || utilization >= LoadedFrom || (_loaded && utilization >= IdleBelow));
             long queue = _env.PendingWorkItems;
             // The highest step chosen since the previous sample: the guard's first step down starts below it.
             _highestRecent = Interlocked.Exchange(ref _highestChosen, 0);

@@ -15,11 +15,11 @@ internal interface IPolicyEnvironment
     TimeSpan ProcessCpuTime { get; }
 
     /// <summary>
-    /// CPU time every process used so far on the cores this process may use, this one included; where the system does
-    /// not say, <see cref="ProcessCpuTime"/>. Clients and other services on the same machine take cores the policy's
-    /// own CPU time does not show.
+    /// Busy time of all the machine's cores so far, every process counted, and how many cores it has; null where the
+    /// system does not say (<see cref="MachineCpu"/>). Clients and other services on the same machine take cores the
+    /// policy's own CPU time does not show.
     /// </summary>
-    TimeSpan CoresCpuTime { get; }
+    (TimeSpan Busy, int Cores)? MachineCpuTime { get; }
 
     /// <summary>Cores this process may use (affinity and cgroup limits included).</summary>
     int ProcessorCount { get; }
@@ -42,24 +42,7 @@ internal sealed class SystemEnvironment : IPolicyEnvironment
 
     public TimeSpan ProcessCpuTime => Environment.CpuUsage.TotalTime;
 
-    /// <summary>
-    /// This process's CPU time plus the other processes' share of the machine's busy time that fell on this process's
-    /// cores, taken as spread evenly over the machine's cores (exact when the process may use them all).
-    /// </summary>
-    public TimeSpan CoresCpuTime
-    {
-        get
-        {
-            TimeSpan own = ProcessCpuTime;
-            if (_machine.Read() is not (TimeSpan busy, int cores))
-            {
-                return own;
-            }
-
-            TimeSpan others = busy > own ? busy - own : TimeSpan.Zero;
-            return own + (others * Math.Min(1, ProcessorCount / (double)cores));
-        }
-    }
+    public (TimeSpan Busy, int Cores)? MachineCpuTime => _machine.Read();
 
     public int ProcessorCount => Environment.ProcessorCount;
 

@@ -7,11 +7,13 @@ namespace Surrogate.Compression.Tests.Adaptive;
 /// <summary>A process whose clock, CPU time (its own and other processes' on its cores) and thread-pool queue the test sets.</summary>
 internal sealed class FakeEnvironment : IPolicyEnvironment
 {
+    private TimeSpan _machineBusy;
+
     public long Timestamp { get; private set; } = Stopwatch.Frequency * 1000;
 
     public TimeSpan ProcessCpuTime { get; private set; }
 
-    public TimeSpan CoresCpuTime { get; private set; }
+    public (TimeSpan Busy, int Cores)? MachineCpuTime => (_machineBusy, ProcessorCount);
 
     public int ProcessorCount { get; set; } = 2;
 
@@ -28,7 +30,7 @@ internal sealed class FakeEnvironment : IPolicyEnvironment
         Timestamp += (long)(seconds * Stopwatch.Frequency);
         TimeSpan own = TimeSpan.FromSeconds(seconds * Utilization * ProcessorCount);
         ProcessCpuTime += own;
-        CoresCpuTime += own + TimeSpan.FromSeconds(seconds * OthersUtilization * ProcessorCount);
+        _machineBusy += own + TimeSpan.FromSeconds(seconds * OthersUtilization * ProcessorCount);
     }
 }
 
