@@ -75,4 +75,38 @@ public sealed class CodecRoundTripTests
         Assert.Equal(message.Length, BitConverter.ToInt32(frame.Array!, frame.Offset + 3));
         Assert.Equal(frame.Count - 15, BitConverter.ToInt32(frame.Array!, frame.Offset + 7));
     }
+
+    [Theory]
+    [MemberData(nameof(TestData.AllCodecs), MemberType = typeof(TestData))]
+    public void A_compressed_message_holds_one_transport_buffer_each_way(CompressionCodec codec)
+    {
+        byte[] message = TestData.Text(100_000, seed: 5);
+        CompressionSettings settings = TestData.Settings(codec);
+        var pool = new RecordingPool();
+        ArraySegment<byte> frame = TestData.Encode(pool, message, settings, offset: 6);
+        byte[] inner = pool.Taken.Single();
+        Assert.Same(inner, frame.Array);
+        Assert.Equal(6, frame.Offset);
+        Assert.Empty(pool.Returned);
+
+        ArraySegment<byte> read = BufferedFrames.Decode(pool, frame, settings);
+        Assert.Same(inner, read.Array);
+        Assert.Single(pool.Taken);
+        Assert.Empty(pool.Returned);
+        Assert.Equal(message, read.ToArray());
+    }
+
+    [Theory]
+    [MemberData(nameof(TestData.AllCodecs), MemberType = typeof(TestData))]
+    public void A_frame_in_a_buffer_too_small_for_its_message_is_read_into_a_pool_buffer_and_given_back(CompressionCodec codec)
+    {
+        byte[] message = TestData.Text(100_000, seed: 6);
+        CompressionSettings settings = TestData.Settings(codec);
+        byte[] exact = TestData.Encode(new RecordingPool(), message, settings).ToArray();
+        var pool = new RecordingPool();
+        ArraySegment<byte> read = BufferedFrames.Decode(pool, exact, settings);
+        Assert.Same(pool.Taken.Single(), read.Array);
+        Assert.Same(exact, pool.Returned.Single());
+        Assert.Equal(message, read.ToArray());
+    }
 }

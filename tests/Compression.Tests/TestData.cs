@@ -61,18 +61,22 @@ internal static class TestData
     }
 }
 
-/// <summary>Hands out exact-size arrays and records the largest request.</summary>
+/// <summary>Hands out exact-size arrays and records what it handed out, took back, and the largest request.</summary>
 internal sealed class RecordingPool : IBufferPool
 {
     public int LargestTake { get; private set; }
 
+    public List<byte[]> Taken { get; } = [];
+
+    public List<byte[]> Returned { get; } = [];
+
     public byte[] Take(int size)
     {
         LargestTake = Math.Max(LargestTake, size);
-        return new byte[size];
+        byte[] buffer = new byte[size];
+        Taken.Add(buffer);
+        return buffer;
     }
 
-    public void Return(byte[] buffer)
-    {
-    }
+    public void Return(byte[] buffer) => Returned.Add(buffer);
 }

@@ -1,12 +1,14 @@
+using System.Buffers;
 using Surrogate.Blocks;
 using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Framing;
 
 /// <summary>
-/// Buffered messages in and out of frames, with the buffers of the WCF BufferManager the encoder is handed. The
-/// inner encoder writes <see cref="Reserve"/> bytes past the transport's offset, so a raw frame's header goes in
-/// front of the message without a copy.
+/// Buffered messages in and out of frames, with the buffers of the WCF BufferManager the encoder is handed: one a
+/// message, as without compression, with codecs working in scratch arrays of the shared ArrayPool. The inner encoder
+/// writes <see cref="Reserve"/> bytes past the transport's offset, so a raw frame's header goes in front of the
+/// message without a copy.
 /// </summary>
 internal static class BufferedFrames
 {
@@ -30,19 +32,35 @@ internal static class BufferedFrames
         int capacity = Math.Min(message.Count - 1, (int)(message.Count * choice.MaxRatio)) - (Reserve - RawHeader);
         if (choice.Codec is { } chosen && capacity > 0)
         {
-            byte[] output = pool.Take(messageOffset + Reserve + capacity);
-            if (BlockCodecs.TryCompress((BlockCodec)chosen, choice.Level, message, new ArraySegment<byte>(output, messageOffset + Reserve, capacity), out int written))
+            // Compressed into a scratch array and copied back into the message's own buffer: a second buffer from
+            // the transport's pool would double what each reply holds there, and the pool (512 KB by default)
+            // answers that with a fresh large-object array a message.
+            byte[] scratch = ArrayPool<byte>.Shared.Rent(capacity);
+            try
             {
-                Span<byte> header = output.AsSpan(messageOffset);
-                CompressedFrame.WriteHeader(header, chosen);
-                CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], message.Count, written, CompressedFrame.Checksum(message));
-                pool.Return(message.Array!);
-                var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
-                settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, settings.CodecTime(choice.Codec) - started));
-                return frame;
-            }
+                if (BlockCodecs.TryCompress((BlockCodec)chosen, choice.Level, message, new ArraySegment<byte>(scratch, 0, capacity), out int written))
+                {
+                    uint checksum = CompressedFrame.Checksum(message);
+                    byte[] output = message.Array!;
+                    if (messageOffset + Reserve + written > output.Length)
+                    {
+                        output = pool.Take(messageOffset + Reserve + written);
+                        pool.Return(message.Array!);
+                    }
 
-            pool.Return(output);
+                    Span<byte> header = output.AsSpan(messageOffset);
+                    CompressedFrame.WriteHeader(header, chosen);
+                    CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], message.Count, written, checksum);
+                    scratch.AsSpan(0, written).CopyTo(header[Reserve..]);
+                    var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
+                    settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, settings.CodecTime(choice.Codec) - started));
+                    return frame;
+                }
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(scratch);
+            }
         }
 
         ArraySegment<byte> raw = FrameRaw(pool, message, messageOffset);
@@ -51,8 +69,8 @@ internal static class BufferedFrames
     }
 
     /// <summary>
-    /// The message inside <paramref name="frame"/>: a slice of it for a raw frame, else a pool buffer (and the frame's
-    /// buffer goes back to the pool). Every block header is checked, and the total against the decompressed-size limit,
+    /// The message inside <paramref name="frame"/>: a slice of it for a raw frame, else in the frame's own buffer when
+    /// that can hold it, else in a pool buffer (and the frame's buffer goes back to the pool). Every block header is checked, and the total against the decompressed-size limit,
     /// before anything is allocated.
     /// </summary>
     /// <exception cref="MessageCompressionException">Not a frame, truncated, corrupt, or over the limit.</exception>
@@ -84,7 +102,10 @@ internal static class BufferedFrames
             return frame.Slice(RawHeader);
         }
 
-        byte[] output = pool.Take((int)total);
+        // A frame whose buffer can hold the message gets it back, through a scratch array: a second buffer of the
+        // same size from the transport's pool would miss there as on the sending side.
+        bool inPlace = frame.Array!.Length >= total;
+        byte[] output = inPlace ? ArrayPool<byte>.Shared.Rent((int)total) : pool.Take((int)total);
         try
         {
             int written = 0;
@@ -99,11 +120,29 @@ internal static class BufferedFrames
         }
         catch
         {
-            pool.Return(output);
+            if (inPlace)
+            {
+                ArrayPool<byte>.Shared.Return(output);
+            }
+            else
+            {
+                pool.Return(output);
+            }
+
             throw;
         }
 
-        pool.Return(frame.Array!);
+        if (inPlace)
+        {
+            output.AsSpan(0, (int)total).CopyTo(frame.Array);
+            ArrayPool<byte>.Shared.Return(output);
+            output = frame.Array;
+        }
+        else
+        {
+            pool.Return(frame.Array);
+        }
+
         settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, settings.CodecTime(codec) - started));
         return new ArraySegment<byte>(output, 0, (int)total);
     }
