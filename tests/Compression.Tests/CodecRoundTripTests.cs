@@ -109,4 +109,20 @@ public sealed class CodecRoundTripTests
         Assert.Same(exact, pool.Returned.Single());
         Assert.Equal(message, read.ToArray());
     }
+
+    [Fact]
+    public void A_message_the_inner_encoder_moved_to_the_front_of_a_tight_buffer_is_framed_in_a_pool_buffer()
+    {
+        byte[] message = TestData.Text(50_000, seed: 7);
+        CompressionSettings settings = TestData.Settings(CompressionCodec.Lz4);
+        var pool = new RecordingPool();
+        byte[] moved = pool.Take(message.Length);
+        message.CopyTo(moved, 0);
+        ArraySegment<byte> frame = BufferedFrames.Encode(pool, new ArraySegment<byte>(moved), 49_000, settings);
+        Assert.NotSame(moved, frame.Array);
+        Assert.Same(pool.Taken[1], frame.Array);
+        Assert.Same(moved, pool.Returned.Single());
+        Assert.Equal(49_000, frame.Offset);
+        Assert.Equal(message, BufferedFrames.Decode(new RecordingPool(), frame, settings).ToArray());
+    }
 }

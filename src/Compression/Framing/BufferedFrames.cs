@@ -70,8 +70,8 @@ internal static class BufferedFrames
 
     /// <summary>
     /// The message inside <paramref name="frame"/>: a slice of it for a raw frame, else in the frame's own buffer when
-    /// that can hold it, else in a pool buffer (and the frame's buffer goes back to the pool). Every block header is checked, and the total against the decompressed-size limit,
-    /// before anything is allocated.
+    /// that can hold it, else in a pool buffer (and the frame's buffer goes back to the pool). Every block header is
+    /// checked, and the total against the decompressed-size limit, before anything is allocated.
     /// </summary>
     /// <exception cref="MessageCompressionException">Not a frame, truncated, corrupt, or over the limit.</exception>
     public static ArraySegment<byte> Decode<TPool>(TPool pool, ArraySegment<byte> frame, CompressionSettings settings)
