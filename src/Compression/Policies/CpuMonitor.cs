@@ -204,8 +204,9 @@ internal sealed class CpuMonitor
     /// and counting this process alone, every codec's CPU looked cheap beside the link). Everything else the process
     /// does in a sample (other endpoints, tiering up code, a collection) only adds to it, and a sample can hold as few
     /// as four messages: a running mean read above 10 ns per byte (a median of 5.6, up to 190) in a quarter of a busy
-    /// service's decisions (docs/compression.md), and there every choice looked CPU-bound. The second lowest, not the lowest, so that one sample whose CPU fell partly in its
-    /// neighbour does not set it; a lasting rise shows after seven samples, a fall after two.
+    /// service's decisions (docs/compression.md), and there every choice looked CPU-bound. The second lowest, not the
+    /// lowest, so that one sample whose CPU fell partly in its neighbour does not set it; a lasting rise shows after
+    /// seven samples, a fall after two.
     /// </summary>
     private void MeasureCpuPerByte(double cpuSeconds)
     {
