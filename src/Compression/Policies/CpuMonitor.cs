@@ -66,8 +66,10 @@ internal sealed class CpuMonitor
     private long _bytes;
     private long _codecTicks;
     private readonly double[] _perByteSamples = new double[PerByteSamples];
+    private readonly double[] _ownPerByteSamples = new double[PerByteSamples];
     private int _perByteCount;
     private double _cpuPerByte = double.NaN;
+    private double _ownCpuPerByte = double.NaN;
 
     /// <param name="env">The process.</param>
     /// <param name="high">The high watermark; 1 or more turns the guard off.</param>
@@ -114,6 +116,12 @@ internal sealed class CpuMonitor
     /// the other processes on them); NaN until measured.
     /// </summary>
     public double CpuSecondsPerByte => Volatile.Read(ref _cpuPerByte);
+
+    /// <summary>
+    /// As <see cref="CpuSecondsPerByte"/>, this process's CPU alone, full cores or not: what a choice costs where the
+    /// link, not the machine's other processes, paces the sends (<see cref="LinkEstimator.CapacityKnown"/>).
+    /// </summary>
+    public double OwnCpuSecondsPerByte => Volatile.Read(ref _ownCpuPerByte);
 
     /// <summary>A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing.</summary>
     public void AddWork(long bytes, long codecTicks)
@@ -178,7 +186,7 @@ internal sealed class CpuMonitor
             double coresUtilization = _sampled ? (0.5 * _coresUtilization) + (0.5 * coresUsed) : coresUsed;
             _sampled = true;
             // Others' CPU counts per byte sent only while the cores are full: only then does it slow this process.
-            MeasureCpuPerByte(own + (coresUsed >= CoresFullFrom ? others : 0));
+            MeasureCpuPerByte(own, coresUsed >= CoresFullFrom ? others : 0);
             _lastSample = now;
             _lastCpu = cpu;
             _lastMachine = machine?.Busy ?? _lastMachine;
@@ -208,7 +216,7 @@ internal sealed class CpuMonitor
     /// lowest, so that one sample whose CPU fell partly in its neighbour does not set it; a lasting rise shows after
     /// seven samples, a fall after two.
     /// </summary>
-    private void MeasureCpuPerByte(double cpuSeconds)
+    private void MeasureCpuPerByte(double ownSeconds, double othersSeconds)
     {
         long bytes = Interlocked.Exchange(ref _bytes, 0);
         long codecTicks = Interlocked.Exchange(ref _codecTicks, 0);
@@ -217,9 +225,14 @@ internal sealed class CpuMonitor
             return;
         }
 
-        _perByteSamples[_perByteCount % PerByteSamples] = Math.Max(0, cpuSeconds - (codecTicks / (double)Stopwatch.Frequency)) / bytes;
+        double outside = Math.Max(0, ownSeconds - (codecTicks / (double)Stopwatch.Frequency));
+        int slot = _perByteCount % PerByteSamples;
+        _ownPerByteSamples[slot] = outside / bytes;
+        _perByteSamples[slot] = (outside + othersSeconds) / bytes;
         _perByteCount++;
-        Volatile.Write(ref _cpuPerByte, Estimates.SecondLowest(_perByteSamples.AsSpan(0, Math.Min(_perByteCount, PerByteSamples))));
+        int kept = Math.Min(_perByteCount, PerByteSamples);
+        Volatile.Write(ref _cpuPerByte, Estimates.SecondLowest(_perByteSamples.AsSpan(0, kept)));
+        Volatile.Write(ref _ownCpuPerByte, Estimates.SecondLowest(_ownPerByteSamples.AsSpan(0, kept)));
     }
 
     private void Guard(long now, double utilization, long queue, bool planned, bool heldBack)

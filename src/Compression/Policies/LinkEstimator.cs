@@ -126,8 +126,30 @@ internal sealed class LinkEstimator
         }
     }
 
+    /// <summary>
+    /// Whether the link's capacity is known (<see cref="CarriedRate.Capacity"/>): calls queued on it while this
+    /// process's CPU idled, or a probe showed it full. The link then paces what this process sends.
+    /// </summary>
+    public bool CapacityKnown(long now)
+    {
+        lock (_gate)
+        {
+            return _measure && _carried.Capacity(now);
+        }
+    }
+
     private double EstimateLocked(long now, out string source)
     {
+        // A known capacity is the estimate: a round trip of a reply smaller than a shaper's burst crosses faster than
+        // the link carries a stream (22 MB/s on 100 Mbit/s), and LZ4 chosen at that rate sent twice zstd's bytes on a
+        // full link. A link that got faster ends the capacity in two windows that carry more (CarriedRate).
+        double carried = _carried.At(now);
+        if (_carried.Capacity(now))
+        {
+            source = "send_rate";
+            return carried;
+        }
+
         double rate = _prior;
         source = "prior";
         double bound = Bound(now);
@@ -150,7 +172,6 @@ internal sealed class LinkEstimator
             source = "send_rate";
         }
 
-        double carried = _carried.At(now);
         if (carried > rate)
         {
             rate = carried;

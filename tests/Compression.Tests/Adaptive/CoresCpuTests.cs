@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Tests.Adaptive;
@@ -108,6 +109,52 @@ public sealed class CoresCpuTests
         // the replies a second are bound by CPU, and raw costs least.
         Assert.Equal("lz4-0", Settled(others: 0.1));
         Assert.Equal("raw", Settled(others: 0.65));
+    }
+
+    [Fact]
+    public void On_a_link_of_known_capacity_clients_that_fill_the_cores_do_not_change_the_choice()
+    {
+        // A 100 Mbit/s link whose capacity calls queued on while the CPU had room; then 16 KB replies with this process
+        // at 20% of its core. Clients on the machine that fill the cores used to count as CPU per byte sent and priced
+        // every step as CPU-bound (zstd 1 at 0.88x of DEFLATE 6 on the grid's full 100 Mbit/s link); the link paces
+        // the sends, so the step is what this process's own CPU and the link make it.
+        string alone = KnownLinkChoice(others: 0.1);
+        string crowded = KnownLinkChoice(others: 0.75);
+        Assert.Equal(alone, crowded);
+        Assert.NotEqual("raw", alone);
+        Assert.NotEqual("lz4-0", alone);
+        Assert.NotEqual("zstd-1", alone);
+    }
+
+    /// <summary>
+    /// The model's choice for a 16 KB message after 2 s of calls queued on a 12.5 MB/s link (capacity known), then
+    /// 2 s of samples with the process at 20% of its one core, 10 MB sent a sample, and others at that share.
+    /// </summary>
+    private static string KnownLinkChoice(double others)
+    {
+        var env = new FakeEnvironment { ProcessorCount = 1, Utilization = 0.2 };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e9, measureLink: true, goal: CompressionGoal.Throughput, exploration: 0, cpuHigh: 1);
+        long tick = Stopwatch.Frequency / 100;
+        for (int i = 0; i < 300; i++)
+        {
+            env.Advance(0.01);
+            policy.Link.OnSent(125_000, env.Timestamp, 125_000, cpuBusy: false);
+            policy.Link.OnRoundTrip(2 * tick, 125_200, 125_200, env.Timestamp);
+        }
+
+        Assert.True(policy.Link.CapacityKnown(env.Timestamp));
+        env.OthersUtilization = others;
+        for (int i = 0; i < 8; i++)
+        {
+            env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
+            policy.Cpu.AddWork(10_000_000, 0);
+            policy.Cpu.Sample(env.Timestamp);
+        }
+
+        Assert.Equal(others >= 0.65, policy.Cpu.CoresFull);
+        CompressionChoice choice = policy.Choose("urn:test/Reply", TestData.Text(4096), 16_384);
+        Assert.Equal(CompressionDecisionReason.Model, choice.Reason);
+        return PolicyWorld.Name(choice);
     }
 
     /// <summary>

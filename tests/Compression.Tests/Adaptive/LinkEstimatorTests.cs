@@ -182,6 +182,23 @@ public sealed partial class LinkEstimatorTests
     }
 
     [Fact]
+    public void A_round_trip_faster_than_a_known_capacity_does_not_raise_it_but_a_faster_link_ends_it()
+    {
+        // Calls queued on a 10 MB/s link with the CPU idle: its capacity. A small reply that a shaper's burst let
+        // through at 25 MB/s is no stream's rate.
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = Send(link, 0, 3, 100_000, cpuBusy: false, gapTicks: Second / 50);
+        Assert.True(link.CapacityKnown(t));
+        link.OnRoundTrip(Second / 1000, 25_000, 25_000, t);
+        AssertBusyEstimate(link, t, 10e6, "send_rate");
+
+        // Windows that carry 30 MB/s while the calls no longer queue: the capacity was the old link's.
+        t = Send(link, t, 2, 300_000, cpuBusy: false, gapTicks: Second / 200);
+        Assert.False(link.CapacityKnown(t));
+        Assert.True(link.Estimate(t, out _) >= 29.9e6);
+    }
+
+    [Fact]
     public void A_full_window_after_the_link_slowed_by_more_than_any_choice_can_is_the_capacity()
     {
         // One window at 10 MB/s, then calls queued at 150 KB/s with the CPU idle: the window before is the old link's.
