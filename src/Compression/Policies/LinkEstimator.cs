@@ -16,7 +16,8 @@ namespace Surrogate.Compression.Policies;
 /// <item>the bytes sent per second over the last two 1-second windows: the link carries at least that;</item>
 /// <item>the highest rate the link carried (<see cref="CarriedRate"/>): held for a minute while choices that compress
 /// more send fewer bytes, and known as its capacity once calls queued on it while this process's CPU was below the low
-/// watermark, kept for as long as windows nearly fill it;</item>
+/// watermark, kept for as long as windows nearly fill it; a capacity is the estimate, whatever the sources above
+/// say;</item>
 /// <item>the configured rate until any of these says otherwise.</item>
 /// </list>
 /// While this process's CPU is at or above the low watermark and the link's capacity is not known, every measure
