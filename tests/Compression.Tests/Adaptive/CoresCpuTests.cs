@@ -127,7 +127,7 @@ public sealed class CoresCpuTests
     }
 
     /// <summary>
-    /// The model's choice for a 16 KB message after 2 s of calls queued on a 12.5 MB/s link (capacity known), then
+    /// The model's choice for a 16 KB message after 3 s of calls queued on a 12.5 MB/s link (capacity known), then
     /// 2 s of samples with the process at 20% of its one core, 10 MB sent a sample, and others at that share.
     /// </summary>
     private static string KnownLinkChoice(double others)
