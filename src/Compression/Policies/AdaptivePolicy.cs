@@ -80,14 +80,14 @@ internal sealed class AdaptivePolicy : MessagePolicy
         long now = _env.Timestamp;
         Cpu.Sample(now);
         AdaptiveKey key = _keys.Get(action, KeyTable<AdaptiveKey>.SizeClass(length));
-        double link = Link.Estimate(now, out string source, Cpu.Busy);
+        double link = Link.Estimate(now, out string source, out bool capacity, Cpu.Busy);
         CompressionMetrics.Link(link, source);
         CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal
             : Cpu.Loaded || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
         // Other processes' CPU (counted while the cores are full, as if spread evenly over them) slows this process's
         // sends only where the link does not pace them: on a full 100 Mbit/s link it priced DEFLATE 6 as CPU-bound and
         // sent zstd 1 at 0.88x of it, though this process's own core had room.
-        double otherCpu = Link.CapacityKnown(now) ? Cpu.OwnCpuSecondsPerByte : Cpu.CpuSecondsPerByte;
+        double otherCpu = capacity ? Cpu.OwnCpuSecondsPerByte : Cpu.CpuSecondsPerByte;
         var model = new Model(length == long.MaxValue ? CompressedFrame.StreamBlockSize : length, link, goal, Cpu.Utilization, otherCpu, _env.ProcessorCount);
         int cap = Math.Min(Cpu.Cap, _arms.Length - 1);
         int chosen;

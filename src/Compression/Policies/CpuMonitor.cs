@@ -119,7 +119,7 @@ internal sealed class CpuMonitor
 
     /// <summary>
     /// As <see cref="CpuSecondsPerByte"/>, this process's CPU alone, full cores or not: what a choice costs where the
-    /// link, not the machine's other processes, paces the sends (<see cref="LinkEstimator.CapacityKnown"/>).
+    /// link, not the machine's other processes, paces the sends (<see cref="LinkEstimator.Estimate(long, out string, out bool, bool)"/>).
     /// </summary>
     public double OwnCpuSecondsPerByte => Volatile.Read(ref _ownCpuPerByte);
 

@@ -105,37 +105,33 @@ internal sealed class LinkEstimator
     }
 
     /// <summary>The link rate in bytes per second and where it came from; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.</summary>
-    public double Estimate(long now, out string source, bool cpuBusy = false)
+    public double Estimate(long now, out string source, bool cpuBusy = false) => Estimate(now, out source, out _, cpuBusy);
+
+    /// <summary>
+    /// As <see cref="Estimate(long, out string, bool)"/>; <paramref name="capacity"/>: the rate is the link's capacity
+    /// (<see cref="CarriedRate.Capacity"/>: calls queued on it while this process's CPU idled, or a probe showed it
+    /// full), so the link paces what this process sends.
+    /// </summary>
+    public double Estimate(long now, out string source, out bool capacity, bool cpuBusy)
     {
         if (!_measure)
         {
-            source = "prior";
+            (source, capacity) = ("prior", false);
             return _prior;
         }
 
         lock (_gate)
         {
             double rate = EstimateLocked(now, out source);
+            capacity = _carried.Capacity(now);
             double raw = now - _probedAt <= _heldTicks && _probed > _rawRate ? _probed : _rawRate;
-            if (cpuBusy && !_carried.Capacity(now) && now - _sendRateAt <= 2 * _second && raw > rate)
+            if (cpuBusy && !capacity && now - _sendRateAt <= 2 * _second && raw > rate)
             {
                 rate = raw;
                 source = CpuBound;
             }
 
             return rate;
-        }
-    }
-
-    /// <summary>
-    /// Whether the link's capacity is known (<see cref="CarriedRate.Capacity"/>): calls queued on it while this
-    /// process's CPU idled, or a probe showed it full. The link then paces what this process sends.
-    /// </summary>
-    public bool CapacityKnown(long now)
-    {
-        lock (_gate)
-        {
-            return _measure && _carried.Capacity(now);
         }
     }
 

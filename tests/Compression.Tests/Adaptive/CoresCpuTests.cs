@@ -142,7 +142,8 @@ public sealed class CoresCpuTests
             policy.Link.OnRoundTrip(2 * tick, 125_200, 125_200, env.Timestamp);
         }
 
-        Assert.True(policy.Link.CapacityKnown(env.Timestamp));
+        policy.Link.Estimate(env.Timestamp, out _, out bool capacity, cpuBusy: false);
+        Assert.True(capacity);
         env.OthersUtilization = others;
         for (int i = 0; i < 8; i++)
         {
