@@ -108,6 +108,28 @@ public sealed class CompressionGridTests
         Assert.Equal(2 * 3 * 5.5, three.EstimatedSeconds() - onePass.EstimatedSeconds(), 9);
     }
 
+    [Fact]
+    public void Warm_up_passes_settle_when_the_median_contender_stops_getting_faster()
+    {
+        var cold = new Dictionary<string, double> { ["uncompressed"] = 1670, ["lz4-0"] = 1135, ["zstd-1"] = 1018 };
+        var warming = new Dictionary<string, double> { ["uncompressed"] = 7186, ["lz4-0"] = 6992, ["zstd-1"] = 4349 };
+        var warm = new Dictionary<string, double> { ["uncompressed"] = 8987, ["lz4-0"] = 7712, ["zstd-1"] = 6292 };
+        var steady = new Dictionary<string, double> { ["uncompressed"] = 8100, ["lz4-0"] = 8400, ["zstd-1"] = 6500 };
+        Assert.False(BenchProfile.WarmUpSettled(cold, warming)); // x4.3, x6.2, x4.3
+        Assert.False(BenchProfile.WarmUpSettled(warming, warm)); // x1.25, x1.10, x1.45: the median 1.25
+        Assert.True(BenchProfile.WarmUpSettled(warm, steady)); // x0.90, x1.09, x1.03: the median 1.03
+
+        // Only contenders measured in both passes count (one that failed in either is left out); none, not settled.
+        var failedOne = new Dictionary<string, double> { ["uncompressed"] = 8100, ["zstd-1"] = 6500, ["brotli-4"] = 100 };
+        Assert.True(BenchProfile.WarmUpSettled(warm, failedOne)); // x0.90, x1.03
+        Assert.False(BenchProfile.WarmUpSettled(new Dictionary<string, double>(), steady));
+        Assert.Equal(4, BenchProfile.MostWarmUpPasses);
+
+        // Settling takes two passes to show: the grid's one pass of nine becomes two; no link warm-up time, one.
+        Assert.Equal((2, 3, 0), (BenchProfile.Grid.FewestWarmUpPasses(9), BenchProfile.Grid.FewestWarmUpPasses(3), BenchProfile.Grid.FewestWarmUpPasses(0)));
+        Assert.Equal(1, BenchProfile.Quick.FewestWarmUpPasses(5));
+    }
+
     [Theory]
     [InlineData("100mbit->1.5mbit@10s", 100_000_000, 1_500_000, 10)]
     [InlineData("1.5mbit->1gbit@2.5", 1_500_000, 1_000_000_000, 2.5)]

@@ -36,6 +36,27 @@ public sealed record BenchProfile(
     /// </summary>
     public int WarmUpPasses(int contenders) =>
         contenders == 0 ? 0 : Math.Max(1, (int)Math.Ceiling(LinkWarmupSeconds / (contenders * (WarmupSeconds + MeasureSeconds + CellOverheadSeconds))));
+
+    /// <summary>
+    /// The passes a link's warm-up takes at least: <see cref="WarmUpPasses"/>, and with a link warm-up time at least
+    /// two, the fewest that can show they <see cref="WarmUpSettled"/>.
+    /// </summary>
+    public int FewestWarmUpPasses(int contenders) =>
+        LinkWarmupSeconds > 0 && contenders > 0 ? Math.Max(2, WarmUpPasses(contenders)) : WarmUpPasses(contenders);
+
+    /// <summary>The most warm-up passes a link takes while they have not <see cref="WarmUpSettled"/>.</summary>
+    public const int MostWarmUpPasses = 4;
+
+    /// <summary>
+    /// Whether a link's warm-up passes have settled: the median contender measured in both <paramref name="previous"/> and
+    /// <paramref name="current"/> ran at most 10% faster in the later one. Time alone was not enough: in the 2026-11-29
+    /// grid one 45 s pass left the first six contenders of loopback's first round at 0.6 of their later rounds.
+    /// </summary>
+    public static bool WarmUpSettled(IReadOnlyDictionary<string, double> previous, IReadOnlyDictionary<string, double> current)
+    {
+        double[] gains = [.. current.Where(c => previous.TryGetValue(c.Key, out double was) && was > 0).Select(c => c.Value / previous[c.Key]).Order()];
+        return gains.Length > 0 && gains[(gains.Length - 1) / 2] <= 1.10;
+    }
 }
 
 /// <summary>
@@ -226,8 +247,8 @@ public sealed record BenchOptions
         return options;
     }
 
-    /// <summary>The uncounted cells the run starts every link with (<see cref="BenchProfile.WarmUpPasses"/> over the contenders).</summary>
-    public int WarmUpCells => LinkRuns.Count * Profile.WarmUpPasses(Contenders.Count) * Contenders.Count;
+    /// <summary>The uncounted cells the run starts every link with, at least (<see cref="BenchProfile.FewestWarmUpPasses"/> over the contenders).</summary>
+    public int WarmUpCells => LinkRuns.Count * Profile.FewestWarmUpPasses(Contenders.Count) * Contenders.Count;
 
     /// <summary>The rate change's cells: every contender on each of its classes and sizes; none without a rate change.</summary>
     public int RateChangeCells => RateChange is null ? 0 : (RateChangeClasses ?? Classes).Sum(c => c.Sizes.Count) * Contenders.Count;

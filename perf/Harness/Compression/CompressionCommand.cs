@@ -51,7 +51,7 @@ public static class CompressionCommand
                 (profile.Rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture,
                     $"; {profile.Rounds} rounds per class and size, every contender once a round in an order drawn for each round, a cell its median round")) +
                 "; before the first round on each link, uncounted rounds of every contender on the first class and size (fresh processes run cold): " +
-                (profile.LinkWarmupSeconds > 0 ? string.Create(CultureInfo.InvariantCulture, $"at least one pass, as many as fill {profile.LinkWarmupSeconds} s") : "one"),
+                (profile.LinkWarmupSeconds > 0 ? string.Create(CultureInfo.InvariantCulture, $"as many passes as fill {profile.LinkWarmupSeconds} s, then more (up to {BenchProfile.MostWarmUpPasses}) until the median contender ran at most 10% faster than in the pass before") : "one"),
             SocketByteCounter.Available ? "the kernel's TCP_INFO counters of each client's connections to the server, socket by socket, around the measured window" : "not measured (needs Linux)",
             "each process's Process.TotalProcessorTime and GC.GetTotalAllocatedBytes(precise) deltas over the window, divided by every client's calls; " +
                 "thread-pool spinning off in every process (DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0), so waiting is not counted as work");
@@ -211,30 +211,47 @@ public static class CompressionCommand
     }
 
     /// <summary>
-    /// Uncounted rounds of every contender on a link's fresh server and clients (<see cref="BenchProfile.WarmUpPasses"/>).
-    /// Fresh processes run slow for about 40 s under load: in the 2026-11-27 grid the first five contenders of each
-    /// link's first cell measured 14–77% of their later rounds in round one (loopback, 1 Gbit/s, 100 Mbit/s), which
-    /// made that cell's median the lower of two rounds and taught the adaptive encoder speeds the warm process does not
-    /// have. A contender that fails here is left to fail where it counts.
+    /// Uncounted rounds of every contender on a link's fresh server and clients: <see cref="BenchProfile.FewestWarmUpPasses"/>,
+    /// and with a link warm-up time, more until a pass <see cref="BenchProfile.WarmUpSettled"/> (at most
+    /// <see cref="BenchProfile.MostWarmUpPasses"/>). Fresh processes run slow for about 40 s under load: in the
+    /// 2026-11-27 grid the first five contenders of each link's first cell measured 14–77% of their later rounds in round
+    /// one (loopback, 1 Gbit/s, 100 Mbit/s), which made that cell's median the lower of two rounds and taught the adaptive
+    /// encoder speeds the warm process does not have. A contender that fails here is left to fail where it counts.
     /// </summary>
     private static async Task<List<BenchWarmUp>> WarmUpAsync(
         string link, IReadOnlyList<Contender> runnable, MessageClass messageClass, int size, BenchProcesses processes, BenchProfile profile, LiveBoard board)
     {
         var runs = new List<BenchWarmUp>();
-        int passes = profile.WarmUpPasses(runnable.Count);
-        for (int pass = 0; pass < passes; pass++)
+        int passes = profile.FewestWarmUpPasses(runnable.Count);
+        int most = profile.LinkWarmupSeconds > 0 ? Math.Max(passes, BenchProfile.MostWarmUpPasses) : passes;
+        Dictionary<string, double>? previous = null;
+        for (int pass = 0; pass < most; pass++)
         {
+            if (pass >= passes)
+            {
+                board.Extend(runnable.Count);
+            }
+
+            var current = new Dictionary<string, double>();
             foreach (Contender contender in runnable)
             {
                 try
                 {
-                    BenchCell cell = await MeasureAsync(link, $"{contender.Name} warm-up {pass + 1}/{passes}", contender, messageClass, size, processes, profile, board);
+                    BenchCell cell = await MeasureAsync(link, $"{contender.Name} warm-up {pass + 1}", contender, messageClass, size, processes, profile, board);
                     runs.Add(new BenchWarmUp(contender.Name, messageClass.Name, size, cell.OpsPerSecond));
+                    current[contender.Name] = cell.OpsPerSecond;
                 }
                 catch (InvalidOperationException)
                 {
                     board.Skip(); // measured (and reported) in the rounds that count
                 }
+            }
+
+            bool settled = previous is not null && BenchProfile.WarmUpSettled(previous, current);
+            previous = current;
+            if (pass + 1 >= passes && (most == passes || settled))
+            {
+                break;
             }
         }
 

@@ -14,7 +14,7 @@ public sealed class LiveBoard : IDisposable
     private readonly object gate = new();
     private readonly string[] columns;
     private readonly List<string[]> rows = [];
-    private readonly int total;
+    private int total;
     private readonly bool live = AnsiConsole.Profile.Capabilities.Interactive && !Console.IsOutputRedirected;
     private readonly CancellationTokenSource stop = new();
     private readonly System.Diagnostics.Stopwatch clock = System.Diagnostics.Stopwatch.StartNew();
@@ -91,6 +91,15 @@ public sealed class LiveBoard : IDisposable
         lock (gate)
         {
             done += steps;
+        }
+    }
+
+    /// <summary>Steps the run added to its plan (warm-up passes until the processes settle).</summary>
+    public void Extend(int steps)
+    {
+        lock (gate)
+        {
+            total += steps;
         }
     }
 
