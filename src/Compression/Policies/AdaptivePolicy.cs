@@ -84,11 +84,12 @@ internal sealed class AdaptivePolicy : MessagePolicy
         CompressionMetrics.Link(link, source);
         CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal
             : Cpu.Loaded || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
-        // Other processes' CPU (counted while the cores are full, as if spread evenly over them) slows this process's
-        // sends only where the link does not pace them: on a full 100 Mbit/s link it priced DEFLATE 6 as CPU-bound and
-        // sent zstd 1 at 0.88x of it, though this process's own core had room.
-        double otherCpu = capacity ? Cpu.OwnCpuSecondsPerByte : Cpu.CpuSecondsPerByte;
-        var model = new Model(length == long.MaxValue ? CompressedFrame.StreamBlockSize : length, link, goal, Cpu.Utilization, otherCpu, _env.ProcessorCount);
+        // Other processes' CPU (counted while the cores are full) slows this process's sends only where the link does
+        // not pace them: on a full 100 Mbit/s link it priced DEFLATE 6 as CPU-bound and sent zstd 1 at 0.88x of it,
+        // though this process's own core had room.
+        double othersCpu = capacity ? 0 : Cpu.OthersCpuSecondsPerByte;
+        var model = new AdaptiveModel(length == long.MaxValue ? CompressedFrame.StreamBlockSize : length, link, goal, Cpu.Utilization,
+            Cpu.OwnCpuSecondsPerByte, othersCpu, _env.ProcessorCount, Cpu.MachineCores);
         int cap = Math.Min(Cpu.Cap, _arms.Length - 1);
         int chosen;
         CompressionDecisionReason reason;
@@ -250,7 +251,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
-    private int Best(AdaptiveKey key, in Model model, ReadOnlySpan<double> ratios, int top)
+    private int Best(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int top)
     {
         int best = 0;
         double bestCost = Cost(key, model, ratios, 0);
@@ -268,10 +269,10 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>Seconds per message at the bottleneck (throughput) or for the message (latency); lower is better.</summary>
-    private double Cost(AdaptiveKey key, in Model model, ReadOnlySpan<double> ratios, int step) => Cost(key, model, step, Times(key, model, ratios, step));
+    private double Cost(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int step) => Cost(key, model, step, Times(key, model, ratios, step));
 
     /// <summary>The cost of <paramref name="step"/> from its <see cref="Times"/>.</summary>
-    private double Cost(AdaptiveKey key, in Model model, int step, (double Cpu, double Wire) times)
+    private double Cost(AdaptiveKey key, in AdaptiveModel model, int step, (double Cpu, double Wire) times)
     {
         (double cpu, double wire) = times;
         if (model.Goal != CompressionGoal.Latency)
@@ -287,17 +288,18 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// The share of this process's cores a stream of messages with these <see cref="Times"/> keeps busy when the
     /// throughput model's bottleneck paces it (1 when CPU is the bottleneck); 0 in the latency model, which plans no load.
     /// </summary>
-    private static double CpuShare(in Model model, (double Cpu, double Wire) times) =>
+    private static double CpuShare(in AdaptiveModel model, (double Cpu, double Wire) times) =>
         model.Goal == CompressionGoal.Latency || times.Cpu <= 0 ? 0 : times.Cpu / Math.Max(times.Cpu, times.Wire);
 
-    /// <summary>CPU time per message over the cores, and time on the wire, at <paramref name="step"/>.</summary>
-    private (double Cpu, double Wire) Times(AdaptiveKey key, in Model model, ReadOnlySpan<double> ratios, int step)
+    /// <summary>CPU time per message at the cores that bound it (<see cref="AdaptiveModel.CpuTime"/>), and time on the wire, at <paramref name="step"/>.</summary>
+    private (double Cpu, double Wire) Times(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int step)
     {
         double s = model.Length;
-        double other = s * model.OtherCpuPerByte;
+        double own = s * model.OwnCpuPerByte;
+        double others = s * model.OthersCpuPerByte;
         return _arms[step].Codec is null
-            ? (other / model.Cores, (s + RawHeader) / model.Link)
-            : ((other + (s * TimeOf(key, step))) / model.Cores, ((s * ratios[step]) + CompressedHeader) / model.Link);
+            ? (model.CpuTime(own, others), (s + RawHeader) / model.Link)
+            : (model.CpuTime(own + (s * TimeOf(key, step)), others), ((s * ratios[step]) + CompressedHeader) / model.Link);
     }
 
     private double TimeOf(AdaptiveKey key, int step)
@@ -375,11 +377,5 @@ internal sealed class AdaptivePolicy : MessagePolicy
                 }
             }
         }
-    }
-
-    /// <summary>What the cost of a step depends on besides the step's estimates.</summary>
-    private readonly record struct Model(double Length, double Link, CompressionGoal Goal, double Utilization, double OtherCpu, int Cores)
-    {
-        public double OtherCpuPerByte => double.IsNaN(OtherCpu) ? 0 : OtherCpu;
     }
 }

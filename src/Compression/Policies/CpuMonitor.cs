@@ -7,7 +7,8 @@ namespace Surrogate.Compression.Policies;
 /// cores every <see cref="SampleInterval"/> (on the path of a decision, at most once per interval), the use of its cores
 /// by every process (from <see cref="IPolicyEnvironment.MachineCpuTime"/>: clients on the same machine take cores
 /// too; the other processes' part taken as spread evenly over the machine's cores, which a pinned process is not), the
-/// thread pool's queue, the CPU spent per byte sent outside compression, and the adaptive policy's CPU guard: a cap on
+/// thread pool's queue, the CPU spent per byte sent outside compression (this process's, and while the cores are full
+/// the other processes'), and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up one
 /// step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
@@ -65,11 +66,12 @@ internal sealed class CpuMonitor
     private bool _sampled;
     private long _bytes;
     private long _codecTicks;
-    private readonly double[] _perByteSamples = new double[PerByteSamples];
+    private readonly double[] _othersPerByteSamples = new double[PerByteSamples];
     private readonly double[] _ownPerByteSamples = new double[PerByteSamples];
     private int _perByteCount;
-    private double _cpuPerByte = double.NaN;
+    private double _othersPerByte = double.NaN;
     private double _ownCpuPerByte = double.NaN;
+    private int _machineCores;
 
     /// <param name="env">The process.</param>
     /// <param name="high">The high watermark; 1 or more turns the guard off.</param>
@@ -112,16 +114,20 @@ internal sealed class CpuMonitor
     public bool Loaded => Volatile.Read(ref _loaded);
 
     /// <summary>
-    /// CPU seconds per byte sent spent outside compression (serialising, the transport, and while the cores are full
-    /// the other processes on them); NaN until measured.
-    /// </summary>
-    public double CpuSecondsPerByte => Volatile.Read(ref _cpuPerByte);
-
-    /// <summary>
-    /// As <see cref="CpuSecondsPerByte"/>, this process's CPU alone, full cores or not: what a choice costs where the
-    /// link, not the machine's other processes, paces the sends (<see cref="LinkEstimator.Estimate(long, out string, out bool, bool)"/>).
+    /// This process's CPU seconds per byte sent spent outside compression (serialising, the transport), full cores or
+    /// not; NaN until measured. Alone, it is what a choice costs where the link, not the machine's other processes,
+    /// paces the sends (<see cref="LinkEstimator.Estimate(long, out string, out bool, bool)"/>).
     /// </summary>
     public double OwnCpuSecondsPerByte => Volatile.Read(ref _ownCpuPerByte);
+
+    /// <summary>
+    /// The other processes' CPU seconds (on every core of the machine) per byte this process sent, counted while the
+    /// cores are full and 0 while they are not; NaN until measured.
+    /// </summary>
+    public double OthersCpuSecondsPerByte => Volatile.Read(ref _othersPerByte);
+
+    /// <summary>The machine's cores as of the last sample; 0 where the system does not say.</summary>
+    public int MachineCores => Volatile.Read(ref _machineCores);
 
     /// <summary>A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing.</summary>
     public void AddWork(long bytes, long codecTicks)
@@ -177,16 +183,23 @@ internal sealed class CpuMonitor
             double wall = (now - _lastSample) / (double)Stopwatch.Frequency;
             double capacity = wall * Math.Max(1, _env.ProcessorCount);
             double own = (cpu - _lastCpu).TotalSeconds;
-            double others = machine is (TimeSpan busy, int cores)
-                ? Math.Max(0, (busy - _lastMachine).TotalSeconds - own) * Math.Min(1, _env.ProcessorCount / (double)cores)
-                : 0;
+            // Others' CPU on the whole machine, and the part of it on this process's cores if spread evenly over them.
+            double othersAll = 0;
+            double others = 0;
+            if (machine is (TimeSpan busy, int cores))
+            {
+                othersAll = Math.Max(0, (busy - _lastMachine).TotalSeconds - own);
+                others = othersAll * Math.Min(1, _env.ProcessorCount / (double)cores);
+            }
+
             double used = Math.Clamp(own / capacity, 0, 1);
             double coresUsed = Math.Clamp((own + others) / capacity, used, 1);
             double utilization = _sampled ? (0.5 * _utilization) + (0.5 * used) : used;
             double coresUtilization = _sampled ? (0.5 * _coresUtilization) + (0.5 * coresUsed) : coresUsed;
             _sampled = true;
             // Others' CPU counts per byte sent only while the cores are full: only then does it slow this process.
-            MeasureCpuPerByte(own, coresUsed >= CoresFullFrom ? others : 0);
+            MeasureCpuPerByte(own, coresUsed >= CoresFullFrom ? othersAll : 0);
+            Volatile.Write(ref _machineCores, machine?.Cores ?? 0);
             _lastSample = now;
             _lastCpu = cpu;
             _lastMachine = machine?.Busy ?? _lastMachine;
@@ -206,8 +219,8 @@ internal sealed class CpuMonitor
     }
 
     /// <summary>
-    /// The CPU outside compression per byte: the second lowest of the last <see cref="PerByteSamples"/> samples of at
-    /// least 64 KiB. Other processes count while the cores are full: clients on the same machine that spend CPU on
+    /// The CPU outside compression per byte, this process's and the other processes' apart: each the second lowest of
+    /// the last <see cref="PerByteSamples"/> samples of at least 64 KiB. Other processes count while the cores are full: clients on the same machine that spend CPU on
     /// each reply bound the replies a second as much as this process does (on a 1 Gbit/s link they filled their core,
     /// and counting this process alone, every codec's CPU looked cheap beside the link). Everything else the process
     /// does in a sample (other endpoints, tiering up code, a collection) only adds to it, and a sample can hold as few
@@ -228,10 +241,10 @@ internal sealed class CpuMonitor
         double outside = Math.Max(0, ownSeconds - (codecTicks / (double)Stopwatch.Frequency));
         int slot = _perByteCount % PerByteSamples;
         _ownPerByteSamples[slot] = outside / bytes;
-        _perByteSamples[slot] = (outside + othersSeconds) / bytes;
+        _othersPerByteSamples[slot] = othersSeconds / bytes;
         _perByteCount++;
         int kept = Math.Min(_perByteCount, PerByteSamples);
-        Volatile.Write(ref _cpuPerByte, Estimates.SecondLowest(_perByteSamples.AsSpan(0, kept)));
+        Volatile.Write(ref _othersPerByte, Estimates.SecondLowest(_othersPerByteSamples.AsSpan(0, kept)));
         Volatile.Write(ref _ownCpuPerByte, Estimates.SecondLowest(_ownPerByteSamples.AsSpan(0, kept)));
     }
 

@@ -64,14 +64,50 @@ public sealed class CoresCpuTests
     {
         (FakeEnvironment env, CpuMonitor cpu) = Monitor();
         Interval(env, cpu, own: 0.3, others: 0.5);
-        Assert.Equal(PerByte(0.3), Ns(cpu), 3);
+        Assert.Equal(PerByte(0.3), Ns(cpu.OwnCpuSecondsPerByte), 3);
+        Assert.Equal(0, Ns(cpu.OthersCpuSecondsPerByte), 3);
         for (int i = 0; i < 8; i++)
         {
             Interval(env, cpu, own: 0.3, others: 0.65);
         }
 
         Assert.True(cpu.CoresFull);
-        Assert.Equal(PerByte(0.95), Ns(cpu), 3);
+        Assert.Equal(PerByte(0.3), Ns(cpu.OwnCpuSecondsPerByte), 3);
+        Assert.Equal(PerByte(0.65), Ns(cpu.OthersCpuSecondsPerByte), 3);
+        Assert.Equal(2, cpu.MachineCores);
+    }
+
+    [Theory]
+    [InlineData(120, "lz4-0")]
+    [InlineData(140, "raw")]
+    public void Pinned_to_one_of_two_cores_with_the_clients_on_the_other_the_busier_core_bounds_the_replies(double clientMicroseconds, string expected)
+    {
+        // 16 KB replies on 1 Gbit/s, raw 131 µs each on the wire; LZ4 at its prior (ratio 0.35, 400 MB/s: 41 µs a
+        // reply). The service, pinned to one of two cores, spends 40 µs a reply besides; its clients, on the other
+        // core, 120 µs. Spread evenly over both cores the clients' CPU priced LZ4 at 40 + 41 + 60 = 141 µs, dearer
+        // than raw's wire time, and the model sent raw; the clients' core allows a reply every 120 µs, the service's
+        // every 81 µs. Clients that need more than raw's wire time bound every step alike: raw, the cheaper on a tie.
+        const double Bytes = 40e6;
+        double interval = CpuMonitor.SampleInterval.TotalSeconds;
+        var env = new FakeEnvironment
+        {
+            ProcessorCount = 1,
+            MachineCores = 2,
+            Utilization = Bytes / 16_384 * 40e-6 / interval,
+            OthersUtilization = Bytes / 16_384 * clientMicroseconds * 1e-6 / (2 * interval),
+        };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e9, goal: CompressionGoal.Throughput, exploration: 0, cpuHigh: 1, codecs: [CompressionCodec.Lz4]);
+        for (int i = 0; i < 8; i++)
+        {
+            env.Advance(interval);
+            policy.Cpu.AddWork((long)Bytes, 0);
+            policy.Cpu.Sample(env.Timestamp);
+        }
+
+        Assert.True(policy.Cpu.CoresFull);
+        CompressionChoice choice = policy.Choose("urn:test/Reply", TestData.Text(4096), 16_384);
+        Assert.Equal(CompressionDecisionReason.Model, choice.Reason);
+        Assert.Equal(expected, PolicyWorld.Name(choice));
     }
 
     [Fact]
@@ -189,5 +225,5 @@ public sealed class CoresCpuTests
 
     private static double PerByte(double utilization) => utilization * 2 * CpuMonitor.SampleInterval.TotalSeconds / BytesPerSample * 1e9;
 
-    private static double Ns(CpuMonitor cpu) => cpu.CpuSecondsPerByte * 1e9;
+    private static double Ns(double secondsPerByte) => secondsPerByte * 1e9;
 }

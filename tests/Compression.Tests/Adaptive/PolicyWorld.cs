@@ -13,16 +13,19 @@ internal sealed class FakeEnvironment : IPolicyEnvironment
 
     public TimeSpan ProcessCpuTime { get; private set; }
 
-    public (TimeSpan Busy, int Cores)? MachineCpuTime => (_machineBusy, ProcessorCount);
+    public (TimeSpan Busy, int Cores)? MachineCpuTime => (_machineBusy, Cores);
 
     public int ProcessorCount { get; set; } = 2;
 
+    /// <summary>The machine's cores, when the process may use fewer of them (pinned); else <see cref="ProcessorCount"/>.</summary>
+    public int? MachineCores { get; set; }
+
     public long PendingWorkItems { get; set; }
 
-    /// <summary>The share of all cores the process uses while time passes.</summary>
+    /// <summary>The share of its cores the process uses while time passes.</summary>
     public double Utilization { get; set; }
 
-    /// <summary>The share of all cores other processes use while time passes.</summary>
+    /// <summary>The share of the machine's cores other processes use while time passes.</summary>
     public double OthersUtilization { get; set; }
 
     public void Advance(double seconds)
@@ -30,8 +33,10 @@ internal sealed class FakeEnvironment : IPolicyEnvironment
         Timestamp += (long)(seconds * Stopwatch.Frequency);
         TimeSpan own = TimeSpan.FromSeconds(seconds * Utilization * ProcessorCount);
         ProcessCpuTime += own;
-        _machineBusy += own + TimeSpan.FromSeconds(seconds * OthersUtilization * ProcessorCount);
+        _machineBusy += own + TimeSpan.FromSeconds(seconds * OthersUtilization * Cores);
     }
+
+    private int Cores => MachineCores ?? ProcessorCount;
 }
 
 /// <summary>How one codec and level behaves on the world's messages: ratio and compression time per byte.</summary>
