@@ -285,7 +285,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>
-    /// The share of this process's cores a stream of messages with these <see cref="Times"/> keeps busy when the
+    /// The share of the cores that bound the CPU (<see cref="AdaptiveModel.CpuTime"/>: this process's, or where other
+    /// processes' CPU counts, the busiest) a stream of messages with these <see cref="Times"/> keeps busy when the
     /// throughput model's bottleneck paces it (1 when CPU is the bottleneck); 0 in the latency model, which plans no load.
     /// </summary>
     private static double CpuShare(in AdaptiveModel model, (double Cpu, double Wire) times) =>
