@@ -54,7 +54,8 @@ public sealed record BenchProfile(
     /// </summary>
     public static bool WarmUpSettled(IReadOnlyDictionary<string, double> previous, IReadOnlyDictionary<string, double> current)
     {
-        double[] gains = [.. current.Where(c => previous.TryGetValue(c.Key, out double was) && was > 0).Select(c => c.Value / previous[c.Key]).Order()];
+        // A contender missing from either pass (or measured at 0) gives no finite gain and is left out.
+        double[] gains = [.. current.Select(c => c.Value / previous.GetValueOrDefault(c.Key)).Where(double.IsFinite).Order()];
         return gains.Length > 0 && gains[(gains.Length - 1) / 2] <= 1.10;
     }
 }

@@ -249,7 +249,7 @@ public static class CompressionCommand
 
             bool settled = previous is not null && BenchProfile.WarmUpSettled(previous, current);
             previous = current;
-            if (pass + 1 >= passes && (most == passes || settled))
+            if (pass + 1 >= passes && settled)
             {
                 break;
             }
