@@ -110,7 +110,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             heldBack = best > cap;
             chosen = heldBack ? Best(key, model, ratios, cap) : best;
             reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
-            if (chosen > 1 && Link.Probe(now, start: source == LinkEstimator.CpuBound || capacity))
+            if (chosen > 1 && Link.Probe(now, start: source == LinkEstimator.CpuBound))
             {
                 (chosen, reason) = (1, CompressionDecisionReason.CapacityProbe);
             }
@@ -183,7 +183,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             return;
         }
 
-        Link.OnSent(outcome.WireLength, now, outcome.Length, Cpu.Busy, Cpu.Saturated);
+        Link.OnSent(outcome.WireLength, now, outcome.Length, Cpu.Busy);
         // A gate that asked more than the whole message (the latency model on a link faster than the codec decodes)
         // kept the codec from being tried: nothing was learnt, and the time it took is no codec's speed.
         if (choice.Key is not AdaptiveKey key || choice.Codec is not { } codec || choice.Arm <= 0 || outcome.Length <= 0

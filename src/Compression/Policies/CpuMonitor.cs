@@ -110,9 +110,6 @@ internal sealed class CpuMonitor
     /// </summary>
     public bool Busy => Utilization >= _low || CoresFull;
 
-    /// <summary>Whether this process's CPU use is at or above the high watermark (never when the guard is off).</summary>
-    public bool Saturated => Utilization >= _high;
-
     /// <summary>Whether the process counts as loaded for <see cref="CompressionGoal.Auto"/>: its own CPU, or full cores.</summary>
     public bool Loaded => Volatile.Read(ref _loaded);
 

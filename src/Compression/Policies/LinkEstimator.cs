@@ -28,8 +28,7 @@ namespace Surrogate.Compression.Policies;
 /// whole run at 0.71× of LZ4). A probe breaks the loop: at most every <see cref="ProbeInterval"/> the policy holds its
 /// cheapest compressing choice for two send windows (<see cref="Probe"/>), and the raw rate of the second, which the
 /// probe's choice alone filled, counts beside the last window's for <see cref="CarriedRate.HeldFor"/>; a probe that
-/// shows the link full (<see cref="LinkBoundProbe"/>) measures its capacity instead. A capacity held is probed the
-/// same way when a window the CPU saturated carried well below it: the CPU, not the link, may have held that window.
+/// shows the link full (<see cref="LinkBoundProbe"/>) measures its capacity instead.
 /// A change of link the fit detects drops the bounds, and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
@@ -57,9 +56,6 @@ internal sealed class LinkEstimator
 
     /// <summary>The share of the dearer choice's messages a second below which a probe shows the link full.</summary>
     private const double ProbeFewer = 0.9;
-
-    /// <summary>The share of a held capacity below which a window the CPU saturated puts the capacity in doubt (a probe may start).</summary>
-    private const double DoubtedBelow = 0.9;
 
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
@@ -184,11 +180,10 @@ internal sealed class LinkEstimator
 
     /// <summary>
     /// Whether a probe holds the cheapest compressing choice now: one under way, or one started now when
-    /// <paramref name="start"/> (the estimate is <c>cpu_bound</c> or a capacity, and the model chose a dearer step),
-    /// the last send window was busy with at least <see cref="CarriedRate.MinMessages"/> messages while the CPU was
-    /// busy and the link's capacity unknown (or while the CPU was saturated, below <see cref="DoubtedBelow"/> of the
-    /// capacity), and the last probe started at least <see cref="ProbeInterval"/> ago. It lasts until two send windows
-    /// have ended, or ends when <paramref name="start"/> is false.
+    /// <paramref name="start"/> (the estimate is <c>cpu_bound</c> and the model chose a dearer step), the last send
+    /// window was busy with at least <see cref="CarriedRate.MinMessages"/> messages while the CPU was busy and the
+    /// link's capacity unknown, and the last probe started at least <see cref="ProbeInterval"/> ago. It lasts until
+    /// two send windows have ended, or ends when <paramref name="start"/> is false.
     /// </summary>
     public bool Probe(long now, bool start)
     {
@@ -307,10 +302,9 @@ internal sealed class LinkEstimator
 
     /// <summary>
     /// A message of <paramref name="lengthBytes"/> (<paramref name="wireBytes"/> on the wire) was handed to the
-    /// transport; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark;
-    /// <paramref name="cpuSaturated"/>: at or above the high one.
+    /// transport; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.
     /// </summary>
-    public void OnSent(long wireBytes, long now, long lengthBytes = 0, bool cpuBusy = false, bool cpuSaturated = false)
+    public void OnSent(long wireBytes, long now, long lengthBytes = 0, bool cpuBusy = false)
     {
         if (!_measure)
         {
@@ -354,7 +348,6 @@ internal sealed class LinkEstimator
             double messageRate = messages / (elapsed / (double)_second);
             _messageRate = busy && messages >= CarriedRate.MinMessages ? messageRate : double.NaN;
             UpdateFull(busy, messageRate, now);
-            double capacity = _carried.Capacity(now) ? _carried.At(now) : double.NaN;
             _carried.Window(_sendRate, messages, _full, cpuBusy, now);
             if (probed && LinkBoundProbe())
             {
@@ -362,12 +355,8 @@ internal sealed class LinkEstimator
             }
 
             // Only a full window the CPU bounded starts a probe: a slow link's few messages per window, or a CPU
-            // sample caught high for a moment, would spend two windows on the cheapest codec for nothing. A capacity
-            // held is probed too when a saturated CPU sent well below it: such windows keep it current, and one
-            // learnt too low (calls queued on clients whose core was full, 9.3 MB/s on 100 Mbit/s) made zstd 6 look
-            // link-bound at 97% CPU, 0.80x of zstd 1, for as long as the cell lasted.
-            bool doubted = cpuSaturated && _sendRate < DoubtedBelow * capacity && _carried.Capacity(now);
-            _windowCpuBound = busy && cpuBusy && messages >= CarriedRate.MinMessages && (!_carried.Capacity(now) || doubted);
+            // sample caught high for a moment, would spend two windows on the cheapest codec for nothing.
+            _windowCpuBound = busy && cpuBusy && messages >= CarriedRate.MinMessages && !_carried.Capacity(now);
         }
     }
 

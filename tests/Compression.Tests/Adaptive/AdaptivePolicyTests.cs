@@ -77,32 +77,6 @@ public sealed class AdaptivePolicyTests
         Assert.InRange(choice.LinkBytesPerSecond, 19.8e6, 20.2e6);
     }
 
-    [Fact]
-    public void A_capacity_that_a_saturated_cpu_sends_well_below_is_probed_with_the_cheapest_codec()
-    {
-        var env = new FakeEnvironment { Utilization = 0.95 };
-        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e5, measureLink: true, goal: CompressionGoal.Throughput, exploration: 0);
-        byte[] sample = TestData.Text(4096);
-        // Raw replies of 100 KB queued two at a time with the CPU calm: a capacity of 10 MB/s. Then 25 KB replies at
-        // 8.5 MB/s with the CPU saturated: the capacity stays the estimate, and the model's level is probed with LZ4.
-        for (int i = 0; i < 300; i++)
-        {
-            env.Advance(0.01);
-            policy.Link.OnSent(100_000, env.Timestamp, 100_000, cpuBusy: false);
-            policy.Link.OnRoundTrip(Stopwatch.Frequency / 50, 100_200, 100_200, env.Timestamp);
-        }
-
-        for (int i = 0; i < 3 * 340; i++)
-        {
-            env.Advance(1.0 / 340);
-            policy.Link.OnSent(25_000, env.Timestamp, 100_000, cpuBusy: true, cpuSaturated: true);
-        }
-
-        CompressionChoice choice = policy.Choose("urn:a", sample, 100_000);
-        Assert.Equal(("send_rate", CompressionDecisionReason.CapacityProbe, "lz4-0"), (choice.LinkSource, choice.Reason, PolicyWorld.Name(choice)));
-        Assert.InRange(choice.LinkBytesPerSecond, 9.9e6, 10.1e6);
-    }
-
     /// <summary>Hands the policy's link estimate replies of 100 KB (25 KB on the wire) for <paramref name="seconds"/>.</summary>
     private static void Replies(AdaptivePolicy policy, FakeEnvironment env, double seconds, int perSecond)
     {

@@ -97,41 +97,6 @@ public sealed partial class LinkEstimatorTests
     }
 
     /// <summary>
-    /// Calls queued on clients whose core was full, with this process's CPU idle, set a capacity of 10 MB/s on a link
-    /// that carries 12. A level the CPU saturates then sends <paramref name="wireBytes"/> every 10 ms: at 85% of the
-    /// capacity it keeps it current and, the CPU saturated, puts it in doubt, so a probe of LZ4 (120 KB every 10 ms,
-    /// the CPU calm, calls queued) measures the link's 12 MB/s; at 95%, or with the CPU busy but not saturated, the
-    /// capacity stands unprobed, as before.
-    /// </summary>
-    [Theory]
-    [InlineData(85_000, true, true)]
-    [InlineData(95_000, true, false)]
-    [InlineData(85_000, false, false)]
-    public void A_capacity_a_saturated_cpu_sends_well_below_is_probed(long wireBytes, bool saturated, bool probed)
-    {
-        var link = new LinkEstimator(1e5, measure: true, now: 0);
-        long t = Send(link, 0, 3, 100_000, length: 100_000, cpuBusy: false, gapTicks: Second / 50);
-        t = Send(link, t, 3, wireBytes, length: 200_000, cpuBusy: true, gapTicks: Second / 50, cpuSaturated: saturated);
-        AssertBusyEstimate(link, t, 10e6, "send_rate");
-        Assert.Equal(probed, link.Probe(t, start: true));
-        if (!probed)
-        {
-            return;
-        }
-
-        int sent = 0;
-        for (; link.Probe(t, start: true); t += Second / 100, sent++)
-        {
-            link.OnSent(120_000, t, 200_000, cpuBusy: false);
-            link.OnRoundTrip(Second / 50, 120_200, 200_200, t);
-            Assert.True(sent < 1_000, "the probe never ended");
-        }
-
-        Assert.InRange(sent, 100, 201);
-        AssertBusyEstimate(link, t, 12e6, "send_rate");
-    }
-
-    /// <summary>
     /// LZ4 while a probe holds: 100 KB replies, 40 KB on the wire, <paramref name="perSecond"/> a second with the CPU
     /// busy, until the probe ends; the time after and the replies sent.
     /// </summary>

@@ -296,14 +296,14 @@ public sealed partial class LinkEstimatorTests
 
     /// <summary>
     /// Sends <paramref name="bytes"/> every 10 ms for <paramref name="seconds"/> from <paramref name="from"/>, each
-    /// answered after <paramref name="gapTicks"/> when given, with the CPU busy or saturated as told; returns the time after.
+    /// answered after <paramref name="gapTicks"/> when given; returns the time after.
     /// </summary>
-    private static long Send(LinkEstimator link, long from, int seconds, long bytes, long length = 0, bool cpuBusy = false, long gapTicks = 0, bool cpuSaturated = false)
+    private static long Send(LinkEstimator link, long from, int seconds, long bytes, long length = 0, bool cpuBusy = false, long gapTicks = 0)
     {
         long t = from;
         for (; t < from + (seconds * Second); t += Second / 100)
         {
-            link.OnSent(bytes, t, length, cpuBusy, cpuSaturated);
+            link.OnSent(bytes, t, length, cpuBusy);
             if (gapTicks > 0)
             {
                 link.OnRoundTrip(gapTicks, bytes + 200, Math.Max(length, bytes) + 200, t);
