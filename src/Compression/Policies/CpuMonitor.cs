@@ -223,12 +223,11 @@ internal sealed class CpuMonitor
     /// the last <see cref="PerByteSamples"/> samples of at least 64 KiB. Other processes count while the cores are
     /// full: clients on the same machine that spend CPU on each reply bound the replies a second as much as this
     /// process does (on a 1 Gbit/s link they filled their core, and counting this process alone, every codec's CPU
-    /// looked cheap beside the link). Everything else the process
-    /// does in a sample (other endpoints, tiering up code, a collection) only adds to it, and a sample can hold as few
-    /// as four messages: a running mean read above 10 ns per byte (a median of 5.6, up to 190) in a quarter of a busy
-    /// service's decisions (docs/compression.md), and there every choice looked CPU-bound. The second lowest, not the
-    /// lowest, so that one sample whose CPU fell partly in its neighbour does not set it; a lasting rise shows after
-    /// seven samples, a fall after two.
+    /// looked cheap beside the link). Everything else the process does in a sample (other endpoints, tiering up code,
+    /// a collection) only adds to it, and a sample can hold as few as four messages: a running mean read above 10 ns
+    /// per byte (a median of 5.6, up to 190) in a quarter of a busy service's decisions (docs/compression.md), and
+    /// there every choice looked CPU-bound. The second lowest, not the lowest, so that one sample whose CPU fell partly
+    /// in its neighbour does not set it; a lasting rise shows after seven samples, a fall after two.
     /// </summary>
     private void MeasureCpuPerByte(double ownSeconds, double othersSeconds)
     {
