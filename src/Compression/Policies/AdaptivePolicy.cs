@@ -183,7 +183,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             return;
         }
 
-        Link.OnSent(outcome.WireLength, now, outcome.Length, Cpu.Busy);
+        Link.OnSent(outcome.WireLength, now, outcome.Length, Cpu.Busy, Cpu.PeersFull);
         // A gate that asked more than the whole message (the latency model on a link faster than the codec decodes)
         // kept the codec from being tried: nothing was learnt, and the time it took is no codec's speed.
         if (choice.Key is not AdaptiveKey key || choice.Codec is not { } codec || choice.Arm <= 0 || outcome.Length <= 0

@@ -5,8 +5,9 @@ namespace Surrogate.Compression.Policies;
 /// <summary>
 /// The highest rate the link carried, and whether it is the link's capacity or only a lower bound. A send window (1
 /// second of bytes handed to the transport, at least <see cref="MinMessages"/> messages) measures the capacity when
-/// calls queued through it (<see cref="LinkEstimator.Full"/>) while this process's CPU was below the low watermark:
-/// what held the calls back was the link, not this process (between the watermarks it can be either: on 1 Gbit/s a zstd
+/// calls queued through it (<see cref="LinkEstimator.Full"/>) while this process's CPU was below the low watermark and
+/// the cores it may not use were not full: what held the calls back was the link, not this process or clients on the
+/// machine's other cores (between the watermarks it can be either: on 1 Gbit/s a zstd
 /// choice bound by the CPU ran at 84–88% and its 23 MB/s looked like the link's). The capacity is then the higher of
 /// that window and the one before, and a capacity held is only lowered by two such windows in a row: in the first
 /// seconds of a burst callers queue on cold peers, and such a window (6.7 MB/s on 100 Mbit/s) set a capacity the next
@@ -72,9 +73,10 @@ internal sealed class CarriedRate
     /// <summary>
     /// A send window ended: it carried <paramref name="rate"/> (NaN: it spanned an idle stretch) in
     /// <paramref name="messages"/> messages; <paramref name="full"/>: calls queued through it;
-    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark.
+    /// <paramref name="cpuBusy"/>: this process's CPU was at or above the low watermark; <paramref name="peersFull"/>:
+    /// the machine's cores this process may not use were full.
     /// </summary>
-    public void Window(double rate, long messages, bool full, bool cpuBusy, long now)
+    public void Window(double rate, long messages, bool full, bool cpuBusy, bool peersFull, long now)
     {
         // A link slowed by more than any choice explains: what it carried before, held or the window before, is gone.
         if (rate < _rate / DropBelow)
@@ -91,14 +93,18 @@ internal sealed class CarriedRate
         double previous = _previous;
         double bound = Math.Min(window, previous);
         bool confirms = _previousMeasured;
+        // Calls queued with this process's CPU idle and the other cores full may have waited on clients pinned there
+        // (README's grid: 9.35 MB/s held as the capacity of a 100 Mbit/s link that carries 11.9, and 96 MB/s of a
+        // 1 Gbit/s one, while the clients' core was full), so only a window with room on both measures the link.
+        bool linkHeld = full && !cpuBusy && !peersFull;
         _previous = window;
-        _previousMeasured = full && !cpuBusy && !double.IsNaN(window);
+        _previousMeasured = linkHeld && !double.IsNaN(window);
         if (double.IsNaN(window))
         {
             return;
         }
 
-        if (full && !cpuBusy)
+        if (linkHeld)
         {
             // The link carried the window before too, and the capacity held: a full window below them (the first
             // seconds of a burst, while callers queue on cold peers) is no capacity. A link that slowed shows in two.

@@ -51,6 +51,7 @@ internal sealed class CpuMonitor
     private TimeSpan _lastMachine;
     private double _utilization;
     private double _coresUtilization;
+    private double _peersUtilization;
     private long _previousQueue;
     private long _pressureSince = -1;
     private long _reliefSince = -1;
@@ -99,6 +100,14 @@ internal sealed class CpuMonitor
 
     /// <summary>Whether the cores were full (85% or more busy, every process counted) over the last intervals.</summary>
     public bool CoresFull => CoresUtilization >= CoresFullFrom;
+
+    /// <summary>
+    /// Whether the machine's cores this process may not use were full (85% or more busy with other processes' work)
+    /// over the last intervals; false where it may use every core. Clients on this machine pinned there can hold the
+    /// calls back as a full link does while this process's cores have room (the even spread of
+    /// <see cref="CoresUtilization"/> counts only half of a full client core for a service pinned to one of two).
+    /// </summary>
+    public bool PeersFull => Volatile.Read(ref _peersUtilization) >= CoresFullFrom;
 
     /// <summary>The highest ladder step the guard allows; <see cref="Uncapped"/> when it allows all.</summary>
     public int Cap => Volatile.Read(ref _cap);
@@ -186,16 +195,19 @@ internal sealed class CpuMonitor
             // Others' CPU on the whole machine, and the part of it on this process's cores if spread evenly over them.
             double othersAll = 0;
             double others = 0;
+            double peersUsed = 0;
             if (machine is (TimeSpan busy, int cores))
             {
                 othersAll = Math.Max(0, (busy - _lastMachine).TotalSeconds - own);
                 others = othersAll * Math.Min(1, _env.ProcessorCount / (double)cores);
+                peersUsed = cores > _env.ProcessorCount ? Math.Clamp(othersAll / (wall * (cores - _env.ProcessorCount)), 0, 1) : 0;
             }
 
             double used = Math.Clamp(own / capacity, 0, 1);
             double coresUsed = Math.Clamp((own + others) / capacity, used, 1);
             double utilization = _sampled ? (0.5 * _utilization) + (0.5 * used) : used;
             double coresUtilization = _sampled ? (0.5 * _coresUtilization) + (0.5 * coresUsed) : coresUsed;
+            double peersUtilization = _sampled ? (0.5 * _peersUtilization) + (0.5 * peersUsed) : peersUsed;
             _sampled = true;
             // Others' CPU counts per byte sent only while the cores are full: only then does it slow this process.
             MeasureCpuPerByte(own, coresUsed >= CoresFullFrom ? othersAll : 0);
@@ -205,6 +217,7 @@ internal sealed class CpuMonitor
             _lastMachine = machine?.Busy ?? _lastMachine;
             Volatile.Write(ref _utilization, utilization);
             Volatile.Write(ref _coresUtilization, coresUtilization);
+            Volatile.Write(ref _peersUtilization, peersUtilization);
             Volatile.Write(ref _loaded, CoresFull || utilization >= LoadedFrom || (_loaded && utilization >= IdleBelow));
             long queue = _env.PendingWorkItems;
             // The highest step chosen since the previous sample: the guard's first step down starts below it.

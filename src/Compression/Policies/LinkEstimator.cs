@@ -302,9 +302,10 @@ internal sealed class LinkEstimator
 
     /// <summary>
     /// A message of <paramref name="lengthBytes"/> (<paramref name="wireBytes"/> on the wire) was handed to the
-    /// transport; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.
+    /// transport; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark;
+    /// <paramref name="peersFull"/>: the cores this process may not use are full (<see cref="CpuMonitor.PeersFull"/>).
     /// </summary>
-    public void OnSent(long wireBytes, long now, long lengthBytes = 0, bool cpuBusy = false)
+    public void OnSent(long wireBytes, long now, long lengthBytes = 0, bool cpuBusy = false, bool peersFull = false)
     {
         if (!_measure)
         {
@@ -348,7 +349,7 @@ internal sealed class LinkEstimator
             double messageRate = messages / (elapsed / (double)_second);
             _messageRate = busy && messages >= CarriedRate.MinMessages ? messageRate : double.NaN;
             UpdateFull(busy, messageRate, now);
-            _carried.Window(_sendRate, messages, _full, cpuBusy, now);
+            _carried.Window(_sendRate, messages, _full, cpuBusy, peersFull, now);
             if (probed && LinkBoundProbe())
             {
                 _carried.Probed(_sendRate, now);

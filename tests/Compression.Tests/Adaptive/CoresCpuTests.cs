@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Surrogate.Compression.Framing;
 using Surrogate.Compression.Policies;
 
 namespace Surrogate.Compression.Tests.Adaptive;
@@ -160,6 +161,59 @@ public sealed class CoresCpuTests
         Assert.NotEqual("raw", alone);
         Assert.NotEqual("lz4-0", alone);
         Assert.NotEqual("zstd-1", alone);
+    }
+
+    [Theory]
+    [InlineData(1, 0.48, false, true)]   // pinned to one of two cores, clients at 96% of the other: half of it in the spread
+    [InlineData(1, 0.25, false, false)]  // the clients' core at half
+    [InlineData(2, 0.48, false, false)]  // the process may use both cores: no core is the peers' alone
+    [InlineData(1, 0.60, true, true)]
+    public void The_cores_a_pinned_process_may_not_use_are_the_peers(int processorCount, double others, bool coresFull, bool peersFull)
+    {
+        var env = new FakeEnvironment { ProcessorCount = processorCount, MachineCores = 2 };
+        var cpu = new CpuMonitor(env, high: 0.85, low: 0.60, top: 5);
+        for (int i = 0; i < 8; i++)
+        {
+            Interval(env, cpu, own: 0.3, others: others);
+        }
+
+        Assert.Equal(coresFull, cpu.CoresFull);
+        Assert.Equal(peersFull, cpu.PeersFull);
+    }
+
+    /// <summary>
+    /// A service pinned to one of two cores at 30% of it, 3 s of 93.5 KB replies with two calls in flight every 10 ms
+    /// (9.35 MB/s, the capacity README's grid at 619bed6 held on 100 Mbit/s). With the clients' core at half that is
+    /// the link's capacity; with the clients' core full (96%, which the even spread counts as 48% of the service's
+    /// core) the clients may have held the calls, and it is only a lower bound that a faster link raises.
+    /// </summary>
+    [Theory]
+    [InlineData(0.25, true)]
+    [InlineData(0.48, false)]
+    public void Calls_queued_while_clients_fill_the_other_core_measure_no_link_capacity(double others, bool capacity)
+    {
+        var env = new FakeEnvironment { ProcessorCount = 1, MachineCores = 2, Utilization = 0.3, OthersUtilization = others };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e9, measureLink: true, goal: CompressionGoal.Throughput, exploration: 0, cpuHigh: 1);
+        for (int i = 0; i < 8; i++)
+        {
+            env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
+            policy.Cpu.AddWork(10_000_000, 0);
+            policy.Cpu.Sample(env.Timestamp);
+        }
+
+        Assert.False(policy.Cpu.Busy);
+        long tick = Stopwatch.Frequency / 100;
+        for (int i = 0; i < 300; i++)
+        {
+            env.Advance(0.01);
+            CompressionChoice choice = policy.Choose("urn:test/Reply", TestData.Text(4096), 93_500);
+            policy.Sent(choice, new CompressionOutcome(true, null, 0, 93_500, 93_500, 0));
+            policy.Link.OnRoundTrip(2 * tick, 93_700, 93_700, env.Timestamp);
+        }
+
+        double estimate = policy.Link.Estimate(env.Timestamp, out _, out bool held, cpuBusy: false);
+        Assert.Equal(capacity, held);
+        Assert.InRange(estimate, 9.2e6, 9.5e6);
     }
 
     /// <summary>
