@@ -94,8 +94,8 @@ internal sealed class CarriedRate
         double bound = Math.Min(window, previous);
         bool confirms = _previousMeasured;
         // Calls queued with this process's CPU idle and the other cores full may have waited on clients pinned there
-        // (README's grid: 9.35 MB/s held as the capacity of a 100 Mbit/s link that carries 11.9, and 96 MB/s of a
-        // 1 Gbit/s one, while the clients' core was full), so only a window with room on both measures the link.
+        // (README's grids: 96 MB/s held as the capacity of a 1 Gbit/s link while the clients' core was full, and most
+        // likely 9.35 MB/s of a 100 Mbit/s link that carries 11.9), so only a window with room on both measures the link.
         bool linkHeld = full && !cpuBusy && !peersFull;
         _previous = window;
         _previousMeasured = linkHeld && !double.IsNaN(window);
