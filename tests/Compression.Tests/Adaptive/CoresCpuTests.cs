@@ -98,12 +98,7 @@ public sealed class CoresCpuTests
             OthersUtilization = Bytes / 16_384 * clientMicroseconds * 1e-6 / (2 * interval),
         };
         AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e9, goal: CompressionGoal.Throughput, exploration: 0, cpuHigh: 1, codecs: [CompressionCodec.Lz4]);
-        for (int i = 0; i < 8; i++)
-        {
-            env.Advance(interval);
-            policy.Cpu.AddWork((long)Bytes, 0);
-            policy.Cpu.Sample(env.Timestamp);
-        }
+        Samples(env, policy.Cpu, (long)Bytes);
 
         Assert.True(policy.Cpu.CoresFull);
         CompressionChoice choice = policy.Choose("urn:test/Reply", TestData.Text(4096), 16_384);
@@ -194,12 +189,7 @@ public sealed class CoresCpuTests
     {
         var env = new FakeEnvironment { ProcessorCount = 1, MachineCores = 2, Utilization = 0.3, OthersUtilization = others };
         AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1e9, measureLink: true, goal: CompressionGoal.Throughput, exploration: 0, cpuHigh: 1);
-        for (int i = 0; i < 8; i++)
-        {
-            env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
-            policy.Cpu.AddWork(10_000_000, 0);
-            policy.Cpu.Sample(env.Timestamp);
-        }
+        Samples(env, policy.Cpu, 10_000_000);
 
         Assert.False(policy.Cpu.Busy);
         long tick = Stopwatch.Frequency / 100;
@@ -235,12 +225,7 @@ public sealed class CoresCpuTests
         policy.Link.Estimate(env.Timestamp, out _, out bool capacity, cpuBusy: false);
         Assert.True(capacity);
         env.OthersUtilization = others;
-        for (int i = 0; i < 8; i++)
-        {
-            env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
-            policy.Cpu.AddWork(10_000_000, 0);
-            policy.Cpu.Sample(env.Timestamp);
-        }
+        Samples(env, policy.Cpu, 10_000_000);
 
         Assert.Equal(others >= 0.65, policy.Cpu.CoresFull);
         CompressionChoice choice = policy.Choose("urn:test/Reply", TestData.Text(4096), 16_384);
@@ -266,6 +251,17 @@ public sealed class CoresCpuTests
     {
         var env = new FakeEnvironment { ProcessorCount = 2 };
         return (env, new CpuMonitor(env, high: 0.85, low: 0.60, top: 5));
+    }
+
+    /// <summary>Eight sample intervals (2 s) at the environment's shares, <paramref name="bytes"/> sent uncompressed in each.</summary>
+    private static void Samples(FakeEnvironment env, CpuMonitor cpu, long bytes)
+    {
+        for (int i = 0; i < 8; i++)
+        {
+            env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
+            cpu.AddWork(bytes, 0);
+            cpu.Sample(env.Timestamp);
+        }
     }
 
     /// <summary>One sample interval in which 1 MB went out uncompressed, at these shares of two cores.</summary>
