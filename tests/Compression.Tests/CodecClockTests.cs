@@ -7,8 +7,8 @@ namespace Surrogate.Compression.Tests;
 
 /// <summary>
 /// The clock the adaptive policy times codecs with: on 64-bit Linux the thread's CPU time, which a thread that waits
-/// does not advance and one that works does; elsewhere wall time. And the encoders read it only for a policy that
-/// learns from it, on messages they compress.
+/// does not advance and one that works does; elsewhere wall time. And the encoders read it only around the codecs of
+/// the messages a policy asks to time: the adaptive policy's, a few a second.
 /// </summary>
 public sealed class CodecClockTests
 {
@@ -42,19 +42,33 @@ public sealed class CodecClockTests
     }
 
     [Fact]
-    public void Only_a_policy_that_learns_from_codec_times_has_its_compressed_messages_timed()
+    public void The_encoders_read_the_codec_clock_only_for_the_messages_a_policy_times()
     {
         var outcomes = new List<CompressionOutcome>();
         CompressionSettings fixedZstd = TestData.Settings(CompressionCodec.Zstd, observer: outcomes.Add);
         TestData.Encode(new RecordingPool(), TestData.Text(64 * 1024), fixedZstd);
         Assert.NotNull(outcomes[^1].Codec);
         Assert.Equal(0, outcomes[^1].ElapsedTicks);
+        Assert.False(fixedZstd.TimesDecode(CompressionCodec.Zstd));
 
-        var policy = new AdaptivePolicy(AdaptiveSettings.From(CompressionOptions.Adaptive with { MeasureLink = false }), SystemEnvironment.Instance);
-        CompressionSettings adaptive = new(CompressionCodec.Zstd, 3, 0, 64 << 20, policy) { Observer = outcomes.Add };
-        TestData.Encode(new RecordingPool(), TestData.Text(64 * 1024), adaptive);
-        Assert.NotNull(outcomes[^1].Codec);
-        Assert.True(outcomes[^1].ElapsedTicks > 0, "a compressed message was not timed");
-        Assert.Equal(0, adaptive.CodecTime(null));
+        foreach (bool timed in new[] { false, true })
+        {
+            CompressionSettings settings = new(CompressionCodec.Zstd, 3, 0, 64 << 20, new TimingPolicy(timed)) { Observer = outcomes.Add };
+            var pool = new RecordingPool();
+            ArraySegment<byte> frame = TestData.Encode(pool, TestData.Text(64 * 1024), settings);
+            Assert.Equal((true, CompressionCodec.Zstd, timed), (outcomes[^1].Sent, outcomes[^1].Codec, outcomes[^1].ElapsedTicks > 0));
+            BufferedFrames.Decode(pool, frame, settings);
+            Assert.Equal((false, CompressionCodec.Zstd, timed), (outcomes[^1].Sent, outcomes[^1].Codec, outcomes[^1].ElapsedTicks > 0));
+            Assert.False(settings.TimesDecode(null));
+        }
+    }
+
+    /// <summary>Zstd 3 for every message, timed or not as the test says; decoding likewise.</summary>
+    private sealed class TimingPolicy(bool timed) : MessagePolicy(log: null)
+    {
+        public override CompressionChoice Choose(string action, ReadOnlySpan<byte> sample, long length) =>
+            new(CompressionCodec.Zstd, 3, CompressionDecisionReason.Model, action, Timed: timed);
+
+        public override bool TimeDecode() => timed;
     }
 }

@@ -27,7 +27,8 @@ internal static class BufferedFrames
         where TPool : IBufferPool
     {
         CompressionChoice choice = settings.Choose(action, message, message.Count, localPeer);
-        long started = settings.CodecTime(choice.Codec);
+        bool timed = CompressionSettings.Timed(choice);
+        long started = CompressionSettings.CodecTime(timed);
         // The compressed frame must come out smaller than the raw one, and by the share the choice asks.
         int capacity = Math.Min(message.Count - 1, (int)(message.Count * choice.MaxRatio)) - (Reserve - RawHeader);
         if (choice.Codec is { } chosen && capacity > 0)
@@ -53,7 +54,7 @@ internal static class BufferedFrames
                     CompressedFrame.WriteBlockHeader(header[CompressedFrame.HeaderSize..], message.Count, written, checksum);
                     scratch.AsSpan(0, written).CopyTo(header[Reserve..]);
                     var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
-                    settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, settings.CodecTime(choice.Codec) - started));
+                    settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, CompressionSettings.CodecTime(timed) - started));
                     return frame;
                 }
             }
@@ -64,7 +65,7 @@ internal static class BufferedFrames
         }
 
         ArraySegment<byte> raw = FrameRaw(pool, message, messageOffset);
-        settings.ReportSent(choice, new CompressionOutcome(true, null, 0, message.Count, raw.Count, settings.CodecTime(choice.Codec) - started));
+        settings.ReportSent(choice, new CompressionOutcome(true, null, 0, message.Count, raw.Count, CompressionSettings.CodecTime(timed) - started));
         return raw;
     }
 
@@ -79,7 +80,8 @@ internal static class BufferedFrames
     {
         ReadOnlySpan<byte> bytes = frame;
         CompressionCodec? codec = CompressedFrame.ReadHeader(bytes);
-        long started = settings.CodecTime(codec);
+        bool timed = settings.TimesDecode(codec);
+        long started = CompressionSettings.CodecTime(timed);
         long total = 0;
         int blocks = 0;
         bool raw = true;
@@ -98,7 +100,7 @@ internal static class BufferedFrames
 
         if (blocks == 1 && raw)
         {
-            settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, settings.CodecTime(codec) - started));
+            settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, CompressionSettings.CodecTime(timed) - started));
             return frame.Slice(RawHeader);
         }
 
@@ -143,7 +145,7 @@ internal static class BufferedFrames
             pool.Return(frame.Array);
         }
 
-        settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, settings.CodecTime(codec) - started));
+        settings.ReportReceived(new CompressionOutcome(false, codec, 0, total, frame.Count, CompressionSettings.CodecTime(timed) - started));
         return new ArraySegment<byte>(output, 0, (int)total);
     }
 

@@ -8,8 +8,9 @@ namespace Surrogate.Compression.Framing;
 /// thread's CPU time, elsewhere wall time. The policy prices CPU, and wall time also counts whatever ran while the
 /// codec's thread waited: on a service whose four callers share one core, DEFLATE 6 chosen for every 16 KB reply took
 /// a median 117 µs of wall time in one run and 101 µs of its thread's CPU in the next (docs/compression.md). A reading
-/// is a system call (about 0.5 µs on the benchmark machine), so the encoders read it only for a policy that times
-/// codecs, and only around a codec.
+/// is a system call that takes the scheduler's lock (0.5 µs on the benchmark machine when quiet, 1.3 µs on a busy
+/// service), so the encoders read it only around the codecs of the messages the policy times
+/// (<see cref="Policies.AdaptivePolicy.TimingInterval"/>).
 /// </summary>
 internal static partial class CodecClock
 {

@@ -22,9 +22,6 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
 
     public MessagePolicy Policy { get; } = policy ?? new FixedPolicy(codec, level, log: null);
 
-    // Read once: the encoders ask twice a message, and a policy's answer does not change.
-    private readonly bool _timesCodecs = policy?.TimesCodecs ?? false;
-
     /// <summary>Receives the outcome of every message this encoder writes or reads; null for none.</summary>
     public Action<CompressionOutcome>? Observer { get; init; }
 
@@ -52,8 +49,14 @@ internal sealed class CompressionSettings(CompressionCodec codec, int level, int
         : localPeer && Policy.RawToLocalPeers ? CompressionChoice.LocalPeer(action)
         : Policy.Choose(action ?? string.Empty, sample, length);
 
-    /// <summary>A reading of <see cref="CodecClock"/> when the policy times codecs and <paramref name="codec"/> is one; 0 otherwise.</summary>
-    public long CodecTime(CompressionCodec? codec) => codec is not null && _timesCodecs ? CodecClock.Now() : 0;
+    /// <summary>Whether the sending of a message with <paramref name="choice"/> is timed: the policy asked, and a codec runs.</summary>
+    public static bool Timed(in CompressionChoice choice) => choice.Timed && choice.Codec is not null;
+
+    /// <summary>Whether the decoding of a received frame of <paramref name="codec"/> is timed: a codec runs, and the policy asks.</summary>
+    public bool TimesDecode(CompressionCodec? codec) => codec is not null && Policy.TimeDecode();
+
+    /// <summary>A reading of <see cref="CodecClock"/> where <paramref name="timed"/>; 0 otherwise (an untimed message costs no system call).</summary>
+    public static long CodecTime(bool timed) => timed ? CodecClock.Now() : 0;
 
     /// <summary>Whether the encoder should tell <see cref="Choose"/> if a message's peer is on this machine (a lookup per message).</summary>
     public bool WantsPeer => Policy.RawToLocalPeers;

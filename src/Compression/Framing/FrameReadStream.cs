@@ -18,6 +18,7 @@ internal sealed class FrameReadStream(Stream input, CompressionSettings settings
     private bool _started;
     private bool _ended;
     private CompressionCodec? _codec;
+    private bool _timed;
     private long _length;
     private long _wireLength;
     private long _ticks;
@@ -90,6 +91,7 @@ internal sealed class FrameReadStream(Stream input, CompressionSettings settings
         {
             int got = await ReadAsync(_header.AsMemory(0, CompressedFrame.HeaderSize), async, cancellationToken).ConfigureAwait(false);
             _codec = CompressedFrame.ReadHeader(_header.AsSpan(0, got));
+            _timed = settings.TimesDecode(_codec);
             _started = true;
             _wireLength = got;
         }
@@ -130,13 +132,13 @@ internal sealed class FrameReadStream(Stream input, CompressionSettings settings
                 throw CompressedFrame.Truncated($"the stream ended {got} bytes into a block of {stored}");
             }
 
-            long started = settings.CodecTime(_codec);
+            long started = CompressionSettings.CodecTime(_timed);
             if (stored < length)
             {
                 CompressedFrame.DecodeBlock(_codec, new ArraySegment<byte>(storedBytes, 0, stored), _block.AsSpan(0, length), checksum);
             }
 
-            _ticks += settings.CodecTime(_codec) - started;
+            _ticks += CompressionSettings.CodecTime(_timed) - started;
         }
         finally
         {

@@ -124,7 +124,8 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
             _choice = settings.Choose(action, _block.AsSpan(0, _filled), _filled < CompressedFrame.StreamBlockSize ? _length : long.MaxValue, localPeer);
         }
 
-        long started = settings.CodecTime(_choice.Codec);
+        bool timed = CompressionSettings.Timed(_choice);
+        long started = CompressionSettings.CodecTime(timed);
 
         // _scratch holds what goes out first: the frame header (first block only), the block header, and a
         // compressed payload; a raw block's payload is sent from _block as it is.
@@ -157,7 +158,7 @@ internal sealed class FrameWriteStream(Stream output, CompressionSettings settin
             }
         }
 
-        _ticks += settings.CodecTime(_choice.Codec) - started;
+        _ticks += CompressionSettings.CodecTime(timed) - started;
         _wireLength += used + rawPayload.Length;
         _filled = 0;
         long writing = Stopwatch.GetTimestamp();

@@ -52,7 +52,9 @@ internal sealed class AdaptivePolicy : MessagePolicy
     private readonly double[] _decode = new double[8];
     private readonly KeyTable<AdaptiveKey> _keys;
     private readonly long _explorationTicks = (long)(AdaptiveSettings.ExplorationInterval.TotalSeconds * Stopwatch.Frequency);
+    private readonly long _timingTicks = (long)(TimingInterval.TotalSeconds * Stopwatch.Frequency);
     private long _keysCreated;
+    private long _decodeTimedAt = long.MinValue;
 
     public AdaptivePolicy(AdaptiveSettings settings, IPolicyEnvironment env)
         : base(settings.Log)
@@ -68,6 +70,15 @@ internal sealed class AdaptivePolicy : MessagePolicy
         _keys = new KeyTable<AdaptiveKey>((action, sizeClass) => new AdaptiveKey(
             action, sizeClass, _arms.Length, _env.Timestamp, settings.Seed + ((ulong)Interlocked.Increment(ref _keysCreated) * 0x9E3779B97F4A7C15)));
     }
+
+    /// <summary>
+    /// A step's codec is timed at most once in this interval per key (every message until it has
+    /// <see cref="Estimates.TimeSamples"/> times), and received frames' decoding once in it per policy: a reading of
+    /// the thread's CPU clock is a system call that takes the scheduler's lock, and on a service of 10,000 LZ4 replies a
+    /// second, two a reply took 2.6 µs of its ~75 µs (docs/compression.md, "Cost per message"). At 200 times a second
+    /// a key's estimates still follow a change within 40 ms; messages further apart than this are all timed.
+    /// </summary>
+    public static readonly TimeSpan TimingInterval = TimeSpan.FromMilliseconds(5);
 
     public CpuMonitor Cpu { get; }
 
@@ -99,7 +110,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         bool firstLook;
         double cpuShare;
         bool heldBack;
-        bool warm;
+        bool timed;
         lock (key.Gate)
         {
             key.Messages++;
@@ -129,7 +140,9 @@ internal sealed class AdaptivePolicy : MessagePolicy
                 reason = CompressionDecisionReason.Exploration;
             }
 
-            warm = chosen == key.LastStep;
+            // A step the key's previous message did not use runs on cold caches (zstd's first use creates its
+            // context): that time is not what the step costs when chosen, so explorations come in pairs.
+            timed = key.Estimates.TakeTiming(chosen, warm: chosen == key.LastStep, now, _timingTicks);
             key.LastStep = chosen;
 
             key.Estimates.LastTried[chosen] = now;
@@ -166,10 +179,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         }
 
         double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec) : 0);
-        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate, warm);
+        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate, timed);
     }
-
-    public override bool TimesCodecs => true;
 
     public override bool RawToLocalPeers => _settings.MeasureLink && _settings.RawToLocalPeers;
 
@@ -177,7 +188,11 @@ internal sealed class AdaptivePolicy : MessagePolicy
     {
         base.Sent(choice, outcome);
         long now = _env.Timestamp;
-        Cpu.AddWork(outcome.Length, outcome.ElapsedTicks);
+        // An untimed message's codec counts at its step's estimate: the CPU outside the codecs is the rest.
+        long codecTicks = choice.Timed || choice.Codec is null || choice.Key is not AdaptiveKey untimed || choice.Arm <= 0
+            ? outcome.ElapsedTicks
+            : (long)(outcome.Length * TimeOf(untimed, choice.Arm) * Stopwatch.Frequency);
+        Cpu.AddWork(outcome.Length, codecTicks);
         if (choice.Reason == CompressionDecisionReason.LocalPeer)
         {
             return;
@@ -194,9 +209,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
         // A rejected attempt (sent raw) only tells that the ratio was above the gate: count it as no saving.
         double ratio = outcome.Codec is null ? 1 : Math.Max(0, outcome.WireLength - CompressedHeader) / (double)outcome.Length;
-        // A step the key's previous message did not use runs on cold caches (zstd's first use creates its context):
-        // that time is not what the step costs when chosen, so explorations come in pairs and the second is timed.
-        double secondsPerByte = choice.Warm ? outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length : double.NaN;
+        double secondsPerByte = choice.Timed ? outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length : double.NaN;
         double estimatedRatio;
         double estimatedTime;
         lock (key.Gate)
@@ -223,7 +236,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
     public override void Received(in CompressionOutcome outcome)
     {
         base.Received(outcome);
-        if (outcome.Codec is not { } codec || outcome.WireLength >= outcome.Length || outcome.Length < 4096)
+        if (outcome.Codec is not { } codec || outcome.ElapsedTicks <= 0 || outcome.WireLength >= outcome.Length || outcome.Length < 4096)
         {
             return;
         }
@@ -237,6 +250,13 @@ internal sealed class AdaptivePolicy : MessagePolicy
         }
 
         CompressionMetrics.Decode(codec, 1 / estimate);
+    }
+
+    public override bool TimeDecode()
+    {
+        long now = _env.Timestamp;
+        long last = Volatile.Read(ref _decodeTimedAt);
+        return (last == long.MinValue || now - last >= _timingTicks) && Interlocked.CompareExchange(ref _decodeTimedAt, now, last) == last;
     }
 
     public override RoundTripClock? CreateClock() => _settings.MeasureLink ? new RoundTripClock(Link, _env) : null;

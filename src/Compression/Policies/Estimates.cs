@@ -17,6 +17,7 @@ internal sealed class Estimates
 
     private readonly double[] _times;
     private readonly int[] _timed;
+    private readonly long[] _timedAt;
 
     public Estimates(int steps, long now)
     {
@@ -24,11 +25,13 @@ internal sealed class Estimates
         SecondsPerByte = new double[steps];
         Samples = new int[steps];
         LastTried = new long[steps];
+        _timedAt = new long[steps];
         _times = new double[steps * TimeSamples];
         _timed = new int[steps];
         Array.Fill(Ratio, double.NaN);
         Array.Fill(SecondsPerByte, double.NaN);
         Array.Fill(LastTried, now);
+        Array.Fill(_timedAt, long.MinValue);
     }
 
     public double[] Ratio { get; }
@@ -39,6 +42,23 @@ internal sealed class Estimates
 
     /// <summary>When each step was last chosen (at creation for steps never chosen).</summary>
     public long[] LastTried { get; }
+
+    /// <summary>
+    /// Whether a message at <paramref name="step"/> is timed, noting it when it is: never on a step the previous
+    /// message did not use (not <paramref name="warm"/>), else until the step has <see cref="TimeSamples"/> times, then
+    /// once in <paramref name="intervalTicks"/>.
+    /// </summary>
+    public bool TakeTiming(int step, bool warm, long now, long intervalTicks)
+    {
+        long last = _timedAt[step];
+        if (!warm || (_timed[step] >= TimeSamples && last != long.MinValue && now - last < intervalTicks))
+        {
+            return false;
+        }
+
+        _timedAt[step] = now;
+        return true;
+    }
 
     /// <summary>Sets a ratio taken without a measurement (the first measurement replaces it) on a step never measured.</summary>
     public void Assume(int step, double ratio)

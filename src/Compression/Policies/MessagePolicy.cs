@@ -36,8 +36,11 @@ internal abstract class MessagePolicy(CompressionDecisionLog? log)
     /// <summary>A message was received as <paramref name="outcome"/> says.</summary>
     public virtual void Received(in CompressionOutcome outcome) => CompressionMetrics.Received(outcome);
 
-    /// <summary>Whether the policy learns from codec times: the encoders read <see cref="Framing.CodecClock"/> only then.</summary>
-    public virtual bool TimesCodecs => false;
+    /// <summary>
+    /// Whether the encoder times the decoding of the frame it is about to decode (reading <see cref="Framing.CodecClock"/>
+    /// around it); asked once a compressed frame.
+    /// </summary>
+    public virtual bool TimeDecode() => false;
 
     /// <summary>Whether a message to a peer on this machine goes raw without asking <see cref="Choose"/>.</summary>
     public virtual bool RawToLocalPeers => false;
@@ -73,7 +76,8 @@ internal sealed class FixedPolicy(CompressionCodec codec, int level, Compression
 /// <param name="LinkSource">Where the assumed link rate came from (<c>prior</c>, <c>round_trip</c>, <c>blocked_writes</c>, <c>send_rate</c>, <c>cpu_bound</c>).</param>
 /// <param name="PredictedRate">The model's messages per second for the chosen step (throughput) or 1 ÷ its latency.</param>
 /// <param name="RawPredictedRate">The same for raw.</param>
-/// <param name="Warm">The adaptive policy's key sent its previous message at the same step: the codec's time is its speed.</param>
+/// <param name="Timed">The encoder reads <see cref="Framing.CodecClock"/> around the codec: the adaptive policy times this message
+/// (<see cref="AdaptivePolicy.TimingInterval"/>).</param>
 internal readonly record struct CompressionChoice(
     CompressionCodec? Codec,
     int Level,
@@ -89,7 +93,7 @@ internal readonly record struct CompressionChoice(
     string? LinkSource = null,
     double PredictedRate = double.NaN,
     double RawPredictedRate = double.NaN,
-    bool Warm = false)
+    bool Timed = false)
 {
     public static CompressionChoice BelowFloor { get; } = new(null, 0, CompressionDecisionReason.BelowFloor, null);
 

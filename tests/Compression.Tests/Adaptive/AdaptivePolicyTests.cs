@@ -198,8 +198,8 @@ public sealed class AdaptivePolicyTests
         Assert.Equal(other[0].Arm, other[1].Arm);
         Assert.Equal(3, new[] { model.Arm, cold.Arm, other[0].Arm }.Distinct().Count());
         Assert.Equal((CompressionDecisionReason.Model, model.Arm), (back.Reason, back.Arm));
-        Assert.False(cold.Warm);
-        Assert.True(warm.Warm);
+        Assert.False(cold.Timed);
+        Assert.True(warm.Timed);
         var key = Assert.IsType<AdaptiveKey>(cold.Key);
         Assert.Equal(2, key.Estimates.Samples[cold.Arm]);
         Assert.Equal(1 / 100e6, key.Estimates.SecondsPerByte[cold.Arm], 15);
