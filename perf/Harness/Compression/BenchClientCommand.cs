@@ -74,12 +74,11 @@ public static class BenchClientCommand
         ProcessStats before = ProcessStats.Capture();
         var socketsBefore = SocketByteCounter.Snapshot(address.Port);
         var clock = Stopwatch.StartNew();
-        Task<BenchClientWindow> stop = Task.Run(() =>
+        Task<BenchClientWindow> stop = ControlLines.ReadLineOffPoolAsync().ContinueWith(read =>
         {
-            string? line = Console.In.ReadLine();
             var window = new BenchClientWindow(clock.Elapsed.TotalSeconds, SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port)).Received);
-            return line == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{line}'.");
-        });
+            return read.Result == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{read.Result}'.");
+        }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         double nextProgress = 0.5;
         long calls = 0;
         bool met = false;

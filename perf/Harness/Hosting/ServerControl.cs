@@ -37,7 +37,7 @@ public static class ServerControl
         IReadOnlyDictionary<string, string> endpoints, Action<string> preload, Func<string, Task<string?>>? open = null, Func<string, string>? decisions = null)
     {
         Reply("LISTENING " + JsonSerializer.Serialize(endpoints));
-        while (await Console.In.ReadLineAsync() is { } line)
+        while (await ControlLines.ReadLineOffPoolAsync() is { } line)
         {
             string[] parts = line.Split(' ', 2, StringSplitOptions.TrimEntries);
             switch (parts[0])
