@@ -74,11 +74,7 @@ public static class BenchClientCommand
         ProcessStats before = ProcessStats.Capture();
         var socketsBefore = SocketByteCounter.Snapshot(address.Port);
         var clock = Stopwatch.StartNew();
-        Task<BenchClientWindow> stop = ControlLines.ReadLineOffPoolAsync().ContinueWith(read =>
-        {
-            var window = new BenchClientWindow(clock.Elapsed.TotalSeconds, SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port)).Received);
-            return read.Result == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{read.Result}'.");
-        }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        Task<BenchClientWindow> stop = WindowAtStopAsync();
         double nextProgress = 0.5;
         long calls = 0;
         bool met = false;
@@ -115,6 +111,14 @@ public static class BenchClientCommand
         long[][] latency = [.. histogram.RecordedValues().Select(v => new[] { v.ValueIteratedTo, v.CountAddedInThisIterationStep })];
         var measurement = new BenchCellMeasurement(calls, seconds, sent, received, cost, latency, [.. timeline], stop.GetAwaiter().GetResult());
         Reply("RESULT " + JsonSerializer.Serialize(measurement));
+
+        // The window ends when STOP is read; the continuation runs on the reading thread, so the clock is read at once.
+        async Task<BenchClientWindow> WindowAtStopAsync()
+        {
+            string? line = await ControlLines.ReadLineOffPoolAsync();
+            var window = new BenchClientWindow(clock.Elapsed.TotalSeconds, SocketByteCounter.Delta(socketsBefore, SocketByteCounter.Snapshot(address.Port)).Received);
+            return line == "STOP" ? window : throw new InvalidOperationException($"Expected STOP, got '{line}'.");
+        }
     }
 
     private static List<SweepPoint> Sweep(SweepSpec spec)
