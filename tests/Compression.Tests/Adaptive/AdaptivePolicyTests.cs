@@ -139,6 +139,14 @@ public sealed class AdaptivePolicyTests
         Assert.All(choices.Skip(200).Where(c => c.Reason == CompressionDecisionReason.Model), c => Assert.Equal(expected, PolicyWorld.Name(c)));
     }
 
+    [Theory]
+    [InlineData(5.0, 5.0, 5.946)]    // equal: each station idles while the other works, 1.19 x either
+    [InlineData(2.8, 5.5, 5.590)]    // the link dominates: 2% above it
+    [InlineData(5.5, 0.5, 5.500)]    // the CPU dominates: the larger
+    [InlineData(0.0, 0.0, 0.0)]
+    public void The_throughput_model_prices_cpu_and_link_as_two_stations_in_series(double cpu, double wire, double expected) =>
+        Assert.Equal(expected, AdaptivePolicy.Stations(cpu, wire), 3);
+
     [Fact]
     public void A_loaded_server_gets_the_choice_the_throughput_model_says()
     {
