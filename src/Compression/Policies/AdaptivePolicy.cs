@@ -306,9 +306,11 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
     /// <summary>
     /// Seconds per message of a closed loop of callers through the CPU and then the link: the 4-norm of the two times,
-    /// not the larger. Callers that wait for their replies cannot keep two stations in series both busy, so where the
-    /// two times are close each idles while the other works (1.19 × the larger when equal) and a step that balances
-    /// them loses to a cheaper one whose wire time is a little longer. README's grid at 9963a96, 100 Mbit/s medium
+    /// not the larger. Callers that wait for their replies, with times that vary (a costly level explored, a
+    /// collection, the scheduler), cannot keep two stations in series both busy, so where the two times are close
+    /// each idles while the other works (1.19 × the larger when equal) and a step that balances them loses to a
+    /// cheaper one whose wire time is a little longer. The exponent is fitted, not derived, and errs where times are
+    /// steady (docs/compression.md, "The adaptive encoder"). README's grid at 9963a96, 100 Mbit/s medium
     /// 150 KB: zstd 6 and DEFLATE 6 at 5.26 ms of service CPU and 5.27 ms on the wire a reply served 166 a second
     /// (the larger predicts 190, this 159) where zstd 3 at 2.8 ms and 5.5 ms served 180 (this 177). Over that grid's
     /// static contenders on 1 Gbit/s and 100 Mbit/s (126 medians, from their CPU a call and bytes a reply) the larger
