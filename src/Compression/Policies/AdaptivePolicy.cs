@@ -31,9 +31,9 @@ internal sealed record AdaptiveSettings(
 /// over the link rate, two stations in series, <see cref="Stations"/>) or the time of one message (latency:
 /// compressing, slowed by CPU load, the wire bytes at the link rate, and decompressing at the codec's own speed),
 /// from estimates per key (action and size class); a step a key never tried takes a ratio scaled by the priors from
-/// the key's nearest measured steps (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A share of messages and every key at
-/// least every 5 s try a neighbouring step, two messages in a row of which only the second is timed (raw, with nothing
-/// to time, one message); the CPU guard caps the ladder under pressure; an entropy sample sends incompressible
+/// the key's nearest measured steps (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A
+/// share of messages and every key at least every 5 s try a neighbouring step, two messages in a row of which only
+/// the second is timed (raw, with nothing to time, one message); the CPU guard caps the ladder under pressure; an entropy sample sends incompressible
 /// messages raw before a codec without early abort (or a key's first message) sees them; and a compressed message
 /// that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay
 /// for itself) goes raw. While it measures the link, messages to a peer on this machine go raw without a decision and

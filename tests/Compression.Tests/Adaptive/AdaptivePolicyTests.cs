@@ -141,7 +141,7 @@ public sealed class AdaptivePolicyTests
 
     [Theory]
     [InlineData(5.0, 5.0, 5.946)]    // equal: each station idles while the other works, 1.19 x either
-    [InlineData(2.8, 5.5, 5.590)]    // the link dominates: 2% above it
+    [InlineData(2.8, 5.5, 5.590)]    // the link dominates: 1.6% above it
     [InlineData(5.5, 0.5, 5.500)]    // the CPU dominates: the larger
     [InlineData(0.0, 0.0, 0.0)]
     public void The_throughput_model_prices_cpu_and_link_as_two_stations_in_series(double cpu, double wire, double expected) =>
