@@ -192,7 +192,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         long codecTicks = choice.Timed || choice.Codec is null || choice.Key is not AdaptiveKey untimed || choice.Arm <= 0
             ? outcome.ElapsedTicks
             : (long)(outcome.Length * TimeOf(untimed, choice.Arm) * Stopwatch.Frequency);
-        Cpu.AddWork(outcome.Length, codecTicks);
+        long decodeTicks = outcome.Codec is { } sent ? (long)(outcome.Length * DecodeSecondsPerByte(sent) * Stopwatch.Frequency) : 0;
+        Cpu.AddWork(outcome.Length, codecTicks, decodeTicks);
         if (choice.Reason == CompressionDecisionReason.LocalPeer)
         {
             return;
@@ -338,15 +339,23 @@ internal sealed class AdaptivePolicy : MessagePolicy
     private static double CpuShare(in AdaptiveModel model, (double Cpu, double Wire) times) =>
         model.Goal == CompressionGoal.Latency || times.Cpu <= 0 ? 0 : times.Cpu / Math.Max(times.Cpu, times.Wire);
 
-    /// <summary>CPU time per message at the cores that bound it (<see cref="AdaptiveModel.CpuTime"/>), and time on the wire, at <paramref name="step"/>.</summary>
+    /// <summary>
+    /// CPU time per message at the cores that bound it (<see cref="AdaptiveModel.CpuTime"/>), and time on the wire, at
+    /// <paramref name="step"/>. Other processes' CPU, where it counts, includes decoding the step's codec (clients
+    /// beside the service): without it zstd tied with LZ4 where the clients bound the replies (docs/compression.md).
+    /// </summary>
     private (double Cpu, double Wire) Times(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int step)
     {
         double s = model.Length;
         double own = s * model.OwnCpuPerByte;
         double others = s * model.OthersCpuPerByte;
-        return _arms[step].Codec is null
-            ? (model.CpuTime(own, others), (s + RawHeader) / model.Link)
-            : (model.CpuTime(own + (s * TimeOf(key, step)), others), ((s * ratios[step]) + CompressedHeader) / model.Link);
+        if (_arms[step].Codec is not { } codec)
+        {
+            return (model.CpuTime(own, others), (s + RawHeader) / model.Link);
+        }
+
+        double decoding = others > 0 ? s * DecodeSecondsPerByte(codec) : 0;
+        return (model.CpuTime(own + (s * TimeOf(key, step)), others + decoding), ((s * ratios[step]) + CompressedHeader) / model.Link);
     }
 
     private double TimeOf(AdaptiveKey key, int step)

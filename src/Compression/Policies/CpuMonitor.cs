@@ -67,6 +67,7 @@ internal sealed class CpuMonitor
     private bool _sampled;
     private long _bytes;
     private long _codecTicks;
+    private long _decodeTicks;
     private readonly double[] _othersPerByteSamples = new double[PerByteSamples];
     private readonly double[] _ownPerByteSamples = new double[PerByteSamples];
     private int _perByteCount;
@@ -131,18 +132,24 @@ internal sealed class CpuMonitor
 
     /// <summary>
     /// The other processes' CPU seconds (on every core of the machine) per byte this process sent, counted while the
-    /// cores are full and 0 while they are not; NaN until measured.
+    /// cores are full and 0 while they are not, less the time decoding what was sent would take them
+    /// (<see cref="AddWork"/>): a client beside the service decodes each reply, at a cost that depends on the codec
+    /// (the model adds the step's own, <see cref="AdaptivePolicy"/>); NaN until measured.
     /// </summary>
     public double OthersCpuSecondsPerByte => Volatile.Read(ref _othersPerByte);
 
     /// <summary>The machine's cores as of the last sample; 0 where the system does not say.</summary>
     public int MachineCores => Volatile.Read(ref _machineCores);
 
-    /// <summary>A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing.</summary>
-    public void AddWork(long bytes, long codecTicks)
+    /// <summary>
+    /// A message of <paramref name="bytes"/> was sent, <paramref name="codecTicks"/> of it compressing; its peer
+    /// would take <paramref name="decodeTicks"/> (both in <see cref="Stopwatch"/> ticks) to decode it.
+    /// </summary>
+    public void AddWork(long bytes, long codecTicks, long decodeTicks)
     {
         Interlocked.Add(ref _bytes, bytes);
         Interlocked.Add(ref _codecTicks, codecTicks);
+        Interlocked.Add(ref _decodeTicks, decodeTicks);
     }
 
     /// <summary>
@@ -246,6 +253,7 @@ internal sealed class CpuMonitor
     {
         long bytes = Interlocked.Exchange(ref _bytes, 0);
         long codecTicks = Interlocked.Exchange(ref _codecTicks, 0);
+        long decodeTicks = Interlocked.Exchange(ref _decodeTicks, 0);
         if (bytes < 64 * 1024)
         {
             return;
@@ -254,7 +262,7 @@ internal sealed class CpuMonitor
         double outside = Math.Max(0, ownSeconds - (codecTicks / (double)Stopwatch.Frequency));
         int slot = _perByteCount % PerByteSamples;
         _ownPerByteSamples[slot] = outside / bytes;
-        _othersPerByteSamples[slot] = othersSeconds / bytes;
+        _othersPerByteSamples[slot] = othersSeconds <= 0 ? 0 : Math.Max(0, othersSeconds - (decodeTicks / (double)Stopwatch.Frequency)) / bytes;
         _perByteCount++;
         int kept = Math.Min(_perByteCount, PerByteSamples);
         Volatile.Write(ref _othersPerByte, Estimates.SecondLowest(_othersPerByteSamples.AsSpan(0, kept)));

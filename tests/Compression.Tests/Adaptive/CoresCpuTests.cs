@@ -108,6 +108,55 @@ public sealed class CoresCpuTests
         Assert.Equal(expected, PolicyWorld.Name(choice));
     }
 
+    [Theory]
+    [InlineData(1e9, "lz4-0")]
+    [InlineData(1e8, "zstd-3")]
+    public void Clients_that_bound_the_replies_pay_for_decoding_the_step_they_get(double linkBitsPerSecond, string expected)
+    {
+        // 16 KB replies; the service (pinned to one of two cores) spends 40 µs a reply besides the codec, its clients on
+        // the other core 120 µs besides decoding, which at the priors takes them 8 µs for LZ4 and 23 µs for zstd. On
+        // 1 Gbit/s zstd 1 saves 13 µs of LZ4's 46 µs on the wire, where the clients' core, not the link, paces the
+        // replies: LZ4 (128 µs a reply at the clients against zstd 1's 143). Priced as if their work did not depend on
+        // the codec, the two tied at the clients' 120 µs and zstd 1's shorter wire time won. On 100 Mbit/s the wire
+        // time rules and zstd 3 saves more of it than it costs either core.
+        const double Bytes = 40e6;
+        double interval = CpuMonitor.SampleInterval.TotalSeconds;
+        var env = new FakeEnvironment
+        {
+            ProcessorCount = 1,
+            MachineCores = 2,
+            Utilization = Bytes / 16_384 * 40e-6 / interval,
+            OthersUtilization = Bytes / 16_384 * 120e-6 / (2 * interval),
+        };
+        AdaptivePolicy policy = PolicyWorld.Adaptive(env, linkBitsPerSecond, goal: CompressionGoal.Throughput, exploration: 0, cpuHigh: 1,
+            codecs: [CompressionCodec.Lz4, CompressionCodec.Zstd]);
+        Samples(env, policy.Cpu, (long)Bytes);
+
+        Assert.True(policy.Cpu.CoresFull);
+        Assert.Equal(120e-6 / 16_384, policy.Cpu.OthersCpuSecondsPerByte, 12);
+        CompressionChoice choice = policy.Choose("urn:test/Reply", TestData.Text(4096), 16_384);
+        Assert.Equal(CompressionDecisionReason.Model, choice.Reason);
+        Assert.Equal(expected, PolicyWorld.Name(choice));
+    }
+
+    [Fact]
+    public void Others_cpu_per_byte_leaves_out_decoding_what_was_sent()
+    {
+        (FakeEnvironment env, CpuMonitor cpu) = Monitor();
+        long decode = (long)(0.05 * Stopwatch.Frequency);
+        for (int i = 0; i < 8; i++)
+        {
+            (env.Utilization, env.OthersUtilization) = (0.3, 0.65);
+            env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
+            cpu.AddWork(BytesPerSample, 0, decode);
+            cpu.Sample(env.Timestamp);
+        }
+
+        Assert.True(cpu.CoresFull);
+        Assert.Equal(PerByte(0.65) - (0.05 / BytesPerSample * 1e9), Ns(cpu.OthersCpuSecondsPerByte), 3);
+        Assert.Equal(PerByte(0.3), Ns(cpu.OwnCpuSecondsPerByte), 3);
+    }
+
     [Fact]
     public void Full_cores_make_the_process_busy_and_loaded_though_its_own_cpu_is_low()
     {
@@ -261,7 +310,7 @@ public sealed class CoresCpuTests
         for (int i = 0; i < 8; i++)
         {
             env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
-            cpu.AddWork(bytes, 0);
+            cpu.AddWork(bytes, 0, 0);
             cpu.Sample(env.Timestamp);
         }
     }
@@ -271,7 +320,7 @@ public sealed class CoresCpuTests
     {
         (env.Utilization, env.OthersUtilization) = (own, others);
         env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
-        cpu.AddWork(BytesPerSample, 0);
+        cpu.AddWork(BytesPerSample, 0, 0);
         cpu.Sample(env.Timestamp);
     }
 

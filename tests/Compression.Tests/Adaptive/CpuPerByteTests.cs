@@ -80,7 +80,7 @@ public sealed class CpuPerByteTests
         env.Utilization = 0.2;
         env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
         // A quarter of the 0.1 s of CPU was compressing.
-        cpu.AddWork(BytesPerSample, (long)(0.025 * System.Diagnostics.Stopwatch.Frequency));
+        cpu.AddWork(BytesPerSample, (long)(0.025 * System.Diagnostics.Stopwatch.Frequency), 0);
         cpu.Sample(env.Timestamp);
         Assert.Equal(PerByte(0.15), Ns(cpu), 3);
     }
@@ -96,7 +96,7 @@ public sealed class CpuPerByteTests
     {
         env.Utilization = utilization;
         env.Advance(CpuMonitor.SampleInterval.TotalSeconds);
-        cpu.AddWork(bytes, 0);
+        cpu.AddWork(bytes, 0, 0);
         cpu.Sample(env.Timestamp);
     }
 
