@@ -8,7 +8,7 @@ namespace Surrogate.Compression.Policies;
 /// by every process (from <see cref="IPolicyEnvironment.MachineCpuTime"/>: clients on the same machine take cores
 /// too; the other processes' part taken as spread evenly over the machine's cores, which a pinned process is not), the
 /// thread pool's queue, the CPU spent per byte sent outside compression (this process's, and while the cores are full
-/// the other processes'), and the adaptive policy's CPU guard: a cap on
+/// the other processes', less their decoding of what was sent), and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up one
 /// step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
@@ -262,7 +262,7 @@ internal sealed class CpuMonitor
         double outside = Math.Max(0, ownSeconds - (codecTicks / (double)Stopwatch.Frequency));
         int slot = _perByteCount % PerByteSamples;
         _ownPerByteSamples[slot] = outside / bytes;
-        _othersPerByteSamples[slot] = othersSeconds <= 0 ? 0 : Math.Max(0, othersSeconds - (decodeTicks / (double)Stopwatch.Frequency)) / bytes;
+        _othersPerByteSamples[slot] = Math.Max(0, othersSeconds - (decodeTicks / (double)Stopwatch.Frequency)) / bytes;
         _perByteCount++;
         int kept = Math.Min(_perByteCount, PerByteSamples);
         Volatile.Write(ref _othersPerByte, Estimates.SecondLowest(_othersPerByteSamples.AsSpan(0, kept)));
