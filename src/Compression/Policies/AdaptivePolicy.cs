@@ -33,8 +33,9 @@ internal sealed record AdaptiveSettings(
 /// from estimates per key (action and size class); a step a key never tried takes a ratio scaled by the priors from
 /// the key's nearest measured steps (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A
 /// share of messages and every key at least every 5 s try a neighbouring step, two messages in a row of which only
-/// the second is timed (raw, with nothing to time, one message); the CPU guard caps the ladder under pressure; an entropy sample sends incompressible
-/// messages raw before a codec without early abort (or a key's first message) sees them; and a compressed message
+/// the second is timed (raw, with nothing to time, one message); the CPU guard caps the ladder under pressure; an
+/// entropy sample sends incompressible messages raw before a codec without early abort (or a key's first message)
+/// sees them; and a compressed message
 /// that does not save <see cref="AdaptiveSettings.MinSaving"/> (more in the latency model, where decompressing must pay
 /// for itself) goes raw. While it measures the link, messages to a peer on this machine go raw without a decision and
 /// stay out of the link estimate (<see cref="RawToLocalPeers"/>, unless the options turn it off).
@@ -192,7 +193,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         long codecTicks = choice.Timed || choice.Codec is null || choice.Key is not AdaptiveKey untimed || choice.Arm <= 0
             ? outcome.ElapsedTicks
             : (long)(outcome.Length * TimeOf(untimed, choice.Arm) * Stopwatch.Frequency);
-        long decodeTicks = outcome.Codec is { } sent ? (long)(outcome.Length * DecodeSecondsPerByte(sent) * Stopwatch.Frequency) : 0;
+        long decodeTicks = outcome.Codec is { } framed ? (long)(outcome.Length * DecodeSecondsPerByte(framed) * Stopwatch.Frequency) : 0;
         Cpu.AddWork(outcome.Length, codecTicks, decodeTicks);
         if (choice.Reason == CompressionDecisionReason.LocalPeer)
         {
@@ -310,13 +311,9 @@ internal sealed class AdaptivePolicy : MessagePolicy
     /// not the larger. Callers that wait for their replies, with times that vary (a costly level explored, a
     /// collection, the scheduler), cannot keep two stations in series both busy, so where the two times are close
     /// each idles while the other works (1.19 × the larger when equal) and a step that balances them loses to a
-    /// cheaper one whose wire time is a little longer. The exponent is fitted, not derived, and errs where times are
-    /// steady (docs/compression.md, "The adaptive encoder"). README's grid at 9963a96, 100 Mbit/s medium
-    /// 150 KB: zstd 6 and DEFLATE 6 at 5.26 ms of service CPU and 5.27 ms on the wire a reply served 166 a second
-    /// (the larger predicts 190, this 159) where zstd 3 at 2.8 ms and 5.5 ms served 180 (this 177). Over that grid's
-    /// static contenders on 1 Gbit/s and 100 Mbit/s (126 medians, from their CPU a call and bytes a reply) the larger
-    /// predicted 1.9% high (median; 1.8% median absolute deviation) and this 1.0% low (2.0%), and it ranked the
-    /// oracle first, or a contender within 2% of it, in 17 of 18 cells where the larger did in 13.
+    /// cheaper one whose wire time is a little longer (100 Mbit/s medium 150 KB: zstd 6 at 5.26 ms of CPU and 5.27 ms
+    /// on the wire served 166 replies a second, zstd 3 at 2.8 ms and 5.5 ms 180). The exponent is fitted to three
+    /// grids' static medians, not derived, and errs where times are steady (docs/compression.md, "The adaptive encoder").
     /// </summary>
     internal static double Stations(double cpu, double wire)
     {

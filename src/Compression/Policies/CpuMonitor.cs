@@ -149,7 +149,10 @@ internal sealed class CpuMonitor
     {
         Interlocked.Add(ref _bytes, bytes);
         Interlocked.Add(ref _codecTicks, codecTicks);
-        Interlocked.Add(ref _decodeTicks, decodeTicks);
+        if (decodeTicks != 0)
+        {
+            Interlocked.Add(ref _decodeTicks, decodeTicks);
+        }
     }
 
     /// <summary>
