@@ -149,7 +149,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             key.Estimates.LastTried[chosen] = now;
             predicted = ratios[chosen];
             (double Cpu, double Wire) times = Times(key, model, ratios, chosen);
-            rate = 1 / Cost(key, model, chosen, times);
+            rate = 1 / Cost(key, model, chosen, times, predicted);
             rawRate = 1 / Cost(key, model, ratios, 0);
             cpuShare = CpuShare(model, times);
             firstLook = !key.Checked;
@@ -179,7 +179,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             key.LooksRandom = false;
         }
 
-        double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec) : 0);
+        double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec, predicted) : 0);
         return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate, timed);
     }
 
@@ -193,7 +193,8 @@ internal sealed class AdaptivePolicy : MessagePolicy
         long codecTicks = choice.Timed || choice.Codec is null || choice.Key is not AdaptiveKey untimed || choice.Arm <= 0
             ? outcome.ElapsedTicks
             : (long)(outcome.Length * TimeOf(untimed, choice.Arm) * Stopwatch.Frequency);
-        long decodeTicks = outcome.Codec is { } framed ? (long)(outcome.Length * DecodeSecondsPerByte(framed) * Stopwatch.Frequency) : 0;
+        long decodeTicks = outcome.Codec is { } framed && outcome.Length > 0
+            ? (long)(outcome.Length * DecodeSecondsPerByte(framed, outcome.WireLength / (double)outcome.Length) * Stopwatch.Frequency) : 0;
         Cpu.AddWork(outcome.Length, codecTicks, decodeTicks);
         if (choice.Reason == CompressionDecisionReason.LocalPeer)
         {
@@ -265,11 +266,14 @@ internal sealed class AdaptivePolicy : MessagePolicy
 
     public override void TransportWrite(int bytes, long ticks) => Link.OnBlockedWrite(bytes, ticks, _env.Timestamp);
 
-    /// <summary>Decompression time per byte of <paramref name="codec"/>: measured on frames this end received, else the prior.</summary>
-    public double DecodeSecondsPerByte(CompressionCodec codec)
+    /// <summary>
+    /// Decompression time per byte of <paramref name="codec"/>: measured on frames this end received, else the prior
+    /// for frames of <paramref name="ratio"/>.
+    /// </summary>
+    public double DecodeSecondsPerByte(CompressionCodec codec, double ratio)
     {
         double measured = Volatile.Read(ref _decode[(int)codec]);
-        return double.IsNaN(measured) ? ArmLadder.PriorDecodeSecondsPerByte(codec) : measured;
+        return double.IsNaN(measured) ? ArmLadder.PriorDecodeSecondsPerByte(codec, ratio) : measured;
     }
 
     /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
@@ -291,10 +295,10 @@ internal sealed class AdaptivePolicy : MessagePolicy
     }
 
     /// <summary>Seconds per message at the bottleneck (throughput) or for the message (latency); lower is better.</summary>
-    private double Cost(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int step) => Cost(key, model, step, Times(key, model, ratios, step));
+    private double Cost(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int step) => Cost(key, model, step, Times(key, model, ratios, step), ratios[step]);
 
-    /// <summary>The cost of <paramref name="step"/> from its <see cref="Times"/>.</summary>
-    private double Cost(AdaptiveKey key, in AdaptiveModel model, int step, (double Cpu, double Wire) times)
+    /// <summary>The cost of <paramref name="step"/> from its <see cref="Times"/> and predicted <paramref name="ratio"/>.</summary>
+    private double Cost(AdaptiveKey key, in AdaptiveModel model, int step, (double Cpu, double Wire) times, double ratio)
     {
         (double cpu, double wire) = times;
         if (model.Goal != CompressionGoal.Latency)
@@ -303,7 +307,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
         }
 
         return _arms[step].Codec is not { } codec ? wire
-            : (model.Length * TimeOf(key, step) / Math.Max(0.1, 1 - model.Utilization)) + wire + (model.Length * DecodeSecondsPerByte(codec));
+            : (model.Length * TimeOf(key, step) / Math.Max(0.1, 1 - model.Utilization)) + wire + (model.Length * DecodeSecondsPerByte(codec, ratio));
     }
 
     /// <summary>
@@ -351,7 +355,7 @@ internal sealed class AdaptivePolicy : MessagePolicy
             return (model.CpuTime(own, others), (s + RawHeader) / model.Link);
         }
 
-        double decoding = others > 0 ? s * DecodeSecondsPerByte(codec) : 0;
+        double decoding = others > 0 ? s * DecodeSecondsPerByte(codec, ratios[step]) : 0;
         return (model.CpuTime(own + (s * TimeOf(key, step)), others + decoding), ((s * ratios[step]) + CompressedHeader) / model.Link);
     }
 

@@ -15,6 +15,9 @@ internal sealed record Arm(int Index, CompressionCodec? Codec, int Level, double
 /// </summary>
 internal static class ArmLadder
 {
+    // A compressed frame's checksum (XXH3) and its copy back into the frame's buffer, per byte of output.
+    private const double FrameSecondsPerByte = 0.05e-9;
+
     // (level, ratio, compress MB/s) per codec.
     private static readonly (int Level, double Ratio, double MBps)[] Lz4 = [(0, 0.35, 400)];
     private static readonly (int Level, double Ratio, double MBps)[] Zstd = [(1, 0.25, 250), (3, 0.22, 120), (6, 0.20, 50), (9, 0.19, 30), (15, 0.18, 6)];
@@ -50,14 +53,26 @@ internal static class ArmLadder
     public static Arm[] Ordered(IEnumerable<Arm> arms) =>
         [.. arms.OrderBy(a => a.PriorSecondsPerByte).Select((a, i) => a with { Index = i })];
 
-    /// <summary>Decompression time per byte of output before any is measured.</summary>
-    public static double PriorDecodeSecondsPerByte(CompressionCodec codec) => codec switch
+    /// <summary>
+    /// Decompression time per byte of output before any is measured, for a frame of <paramref name="ratio"/>: the
+    /// output that came as literals (about the ratio's share) at one speed, the rest at another, plus the frame's
+    /// checksum and copy. LZ4 and zstd copy literals (LZ4 decoded the grid's near-random data at 12 GB/s, its text at
+    /// 4), DEFLATE and Brotli Huffman-decode them (DEFLATE 6 ran at 0.3 GB/s on the near-random data, 1.3 on the
+    /// text): one speed for every ratio overstated LZ4's and zstd's work on barely compressible replies fourfold
+    /// (docs/compression.md, "Decompression priors").
+    /// </summary>
+    public static double PriorDecodeSecondsPerByte(CompressionCodec codec, double ratio)
     {
-        CompressionCodec.Lz4 => 1 / 2000e6,
-        CompressionCodec.Zstd => 1 / 700e6,
-        CompressionCodec.Brotli => 1 / 350e6,
-        _ => 1 / 400e6,
-    };
+        (double literal, double matched) = codec switch
+        {
+            CompressionCodec.Lz4 => (0.07e-9, 0.30e-9),
+            CompressionCodec.Zstd => (0.12e-9, 1.0e-9),
+            CompressionCodec.Brotli => (2.8e-9, 1.0e-9),
+            _ => (3.6e-9, 0.4e-9),
+        };
+        double share = Math.Clamp(ratio, 0, 1);
+        return FrameSecondsPerByte + (share * literal) + ((1 - share) * matched);
+    }
 
     private static (int Level, double Ratio, double MBps)[] Profile(CompressionCodec codec) => codec switch
     {

@@ -230,7 +230,7 @@ public sealed class AdaptivePolicyTests
                 policy.Received(new CompressionOutcome(false, CompressionCodec.Zstd, 0, Message, Message / 4, Message * System.Diagnostics.Stopwatch.Frequency / 20_000_000));
             }
 
-            Assert.Equal(1 / 20e6, policy.DecodeSecondsPerByte(CompressionCodec.Zstd), 12);
+            Assert.Equal(1 / 20e6, policy.DecodeSecondsPerByte(CompressionCodec.Zstd, 0.25), 12);
             List<CompressionChoice> after = world.Send(Message, 100);
             if (goal == CompressionGoal.Latency)
             {
@@ -251,7 +251,8 @@ public sealed class AdaptivePolicyTests
         var env = new FakeEnvironment();
         CompressionChoice latency = PolicyWorld.Adaptive(env, 1_000_000_000).Choose("urn:a", TestData.Text(4096), Message);
         Assert.Equal("lz4-0", PolicyWorld.Name(latency));
-        Assert.Equal(1 - (125e6 / 2000e6), latency.MaxRatio, 6); // link rate × decompression time per byte
+        // Link rate × LZ4's prior decompression time per byte at its prior ratio, 0.35 (literals 0.07 ns, the rest 0.30, the frame 0.05).
+        Assert.Equal(1 - (125e6 * (0.05 + (0.35 * 0.07) + (0.65 * 0.30)) * 1e-9), latency.MaxRatio, 6);
         CompressionChoice throughput = PolicyWorld.Adaptive(env, 1_000_000_000, goal: CompressionGoal.Throughput).Choose("urn:a", TestData.Text(4096), Message);
         Assert.Equal(0.97, throughput.MaxRatio, 6); // MinSaving
     }
@@ -336,7 +337,7 @@ public sealed class AdaptivePolicyTests
                 CodecBehaviour b = world(codec, arm.Level);
                 double wire = ((length * b.Ratio) + 15) / linkBytesPerSecond;
                 cost = goal == CompressionGoal.Latency
-                    ? (length * b.SecondsPerByte) + wire + (length * ArmLadder.PriorDecodeSecondsPerByte(codec))
+                    ? (length * b.SecondsPerByte) + wire + (length * ArmLadder.PriorDecodeSecondsPerByte(codec, b.Ratio))
                     : AdaptivePolicy.Stations(length * b.SecondsPerByte / cores, wire);
             }
 

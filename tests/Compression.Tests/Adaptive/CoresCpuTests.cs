@@ -99,11 +99,11 @@ public sealed class CoresCpuTests
     public void Clients_that_bound_the_replies_pay_for_decoding_the_step_they_get(double linkBitsPerSecond, string expected)
     {
         // 16 KB replies; the service (pinned to one of two cores) spends 40 µs a reply besides the codec, its clients on
-        // the other core 120 µs besides decoding, which at the priors takes them 8 µs for LZ4 and 23 µs for zstd. On
-        // 1 Gbit/s zstd 1 saves 13 µs of LZ4's 46 µs on the wire, where the clients' core, not the link, paces the
-        // replies: LZ4 (128 µs a reply at the clients against zstd 1's 143). Priced as if their work did not depend on
-        // the codec, the two tied at the clients' 120 µs and zstd 1's shorter wire time won. On 100 Mbit/s the wire
-        // time rules and zstd 3 saves more of it than it costs either core.
+        // the other core 120 µs besides decoding, which at the priors takes them 4.4 µs for LZ4 and 13.6 µs for zstd 1
+        // (at the steps' prior ratios). On 1 Gbit/s zstd 1 saves 13 µs of LZ4's 46 µs on the wire, where the clients'
+        // core, not the link, paces the replies: LZ4 (124 µs a reply at the clients against zstd 1's 134). Priced as
+        // if their work did not depend on the codec, the two tied at the clients' 120 µs and zstd 1's shorter wire time
+        // won. On 100 Mbit/s the wire time rules and zstd 3 saves more of it than it costs either core.
         Assert.Equal(expected, ChoiceBesideClients(120, linkBitsPerSecond, [CompressionCodec.Lz4, CompressionCodec.Zstd]));
     }
 

@@ -22,6 +22,21 @@ public sealed class DefaultLadderTests
     public void The_default_ladder_is_lz4_zstd_and_deflate() =>
         Assert.Equal([CompressionCodec.Lz4, CompressionCodec.Zstd, CompressionCodec.Deflate], CompressionOptions.Adaptive.AdaptiveCodecs);
 
+    [Theory]
+    [InlineData(CompressionCodec.Lz4, 0.25, 0.92, 0.29, 0.13)]
+    [InlineData(CompressionCodec.Zstd, 0.14, 0.91, 0.98, 0.24)]
+    [InlineData(CompressionCodec.Deflate, 0.12, 0.91, 0.83, 3.37)]
+    [InlineData(CompressionCodec.Brotli, 0.16, 0.92, 1.37, 2.78)]
+    public void Decompression_priors_follow_what_the_codecs_measured_on_text_and_near_random_data(
+        CompressionCodec codec, double textRatio, double randomRatio, double textNs, double randomNs)
+    {
+        // ns per byte of output for the grid's simple and complex 16 KB messages, decoded alone on one core with the
+        // frame's checksum and copy (zstd 1, DEFLATE 6, Brotli 1; docs/compression.md, "Decompression priors"): LZ4 and zstd copy literals, so
+        // barely compressible frames decode fastest; DEFLATE and Brotli Huffman-decode them, so those decode slowest.
+        Assert.InRange(ArmLadder.PriorDecodeSecondsPerByte(codec, textRatio) * 1e9 / textNs, 0.9, 1.1);
+        Assert.InRange(ArmLadder.PriorDecodeSecondsPerByte(codec, randomRatio) * 1e9 / randomNs, 0.9, 1.1);
+    }
+
     [Fact]
     public void Small_messages_on_a_full_100_Mbit_link_get_deflate_6_where_it_writes_the_fewest_bytes_the_cpu_keeps_up_with()
     {

