@@ -94,6 +94,13 @@ public static class BenchMarkdown
         yield return "load: " + env.LoadModel;
         yield return "bytes: " + env.BytesMethod;
         yield return "costs: " + env.CostMethod;
+        if (report.Cells.Where(c => c.StolenShare is not null).ToList() is { Count: > 0 } known)
+        {
+            yield return string.Create(CultureInfo.InvariantCulture,
+                $"stolen time (a hypervisor's, of the machine's CPU time in each window): a round over {CellAttempts.MaxStolenShare:0%} measured again, up to {CellAttempts.MostAttempts} attempts; " +
+                $"the median rounds of {known.Count(c => c.Attempts > 1)} of {known.Count} cells took more than one, and the most stolen of them lost {known.Max(c => c.StolenShare!.Value):0.0%}");
+        }
+
         yield return "payloads: n of the 1,000 Orders generated once (seed 2011) and served from memory; the Orders DataSet of perf/Scenarios with n orders (1–8 lines each), plain and [DataSetSurrogate]";
     }
 

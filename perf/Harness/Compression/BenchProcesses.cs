@@ -147,6 +147,7 @@ public sealed class BenchProcesses : IAsyncDisposable
         }
 
         ProcessStats before = await ServerStatsAsync();
+        CpuTicks? machineBefore = StolenTime.Read();
         await Task.WhenAll(Clients.Select(c => c.SendAsync("GO")));
         Task midRunTask = midRun?.Invoke() ?? Task.CompletedTask;
         var counts = new long[Clients.Count];
@@ -165,10 +166,11 @@ public sealed class BenchProcesses : IAsyncDisposable
         await Task.WhenAll(Clients.Select(c => c.SendAsync("STOP")));
         string[] results = await Task.WhenAll(Clients.Select((c, i) => c.ExpectAsync("RESULT", CellTimeout, Progress(i))));
         await midRunTask;
+        double? stolen = StolenTime.Share(machineBefore, StolenTime.Read());
         ProcessStats server = (await ServerStatsAsync()).Minus(before);
         IReadOnlyList<DecisionCount>? decisions = contender.IsPolicy ? await ServerDecisionsAsync(spec.Contender) : null;
         var measured = results.Select(r => JsonSerializer.Deserialize<BenchCellMeasurement>(r)!).ToList();
-        return (Combine(link, spec, measured, server, decisions), measured);
+        return (Combine(link, spec, measured, server, decisions) with { StolenShare = stolen }, measured);
     }
 
     public async ValueTask DisposeAsync()

@@ -17,6 +17,7 @@ public static class BenchReportWriters
     [
         "status", "reason", "link", "contender", "class", "size", "clients", "calls", "seconds", "ops_per_s", "response_bytes", "request_bytes",
         "server_cpu_ms", "client_cpu_ms", "server_cpu_share", "client_cpu_share", "server_alloc_bytes", "client_alloc_bytes", "p50_ms", "p99_ms", "published_ops_per_s", "decisions", "round_ops_per_s",
+        "stolen_share", "attempts",
     ];
 
     public static readonly string[] SweepColumns =
@@ -51,7 +52,8 @@ public static class BenchReportWriters
             Row(csv, CsvColumns.Length, "measured", string.Empty, c.Link, c.Contender, c.Class, c.Size, c.Clients, c.Calls, c.Seconds, c.OpsPerSecond,
                 c.ResponseBytes, c.RequestBytes, c.ServerCpuMs, c.ClientCpuMs, c.ServerCpuShare, c.ClientCpuShare, c.ServerAllocatedBytes, c.ClientAllocatedBytes,
                 c.Latency.P50, c.Latency.P99, PublishedFigures.Get(c.Link, c.Contender, c.Size), c.Decisions is null ? null : BenchDecisionLogs.Describe(c.Decisions),
-                c.RoundOpsPerSecond is null ? null : string.Join(' ', c.RoundOpsPerSecond.Select(o => o.ToString("0.###", CultureInfo.InvariantCulture))));
+                c.RoundOpsPerSecond is null ? null : string.Join(' ', c.RoundOpsPerSecond.Select(o => o.ToString("0.###", CultureInfo.InvariantCulture))),
+                c.StolenShare, c.Attempts);
         }
 
         foreach (BenchNotRun n in report.NotRun)

@@ -7,7 +7,7 @@ namespace Surrogate.Perf.Harness.Compression;
 /// Per-op figures divide by the calls of all clients; CPU shares are of one core over the measured window.
 /// <see cref="Decisions"/>: a policy contender's server-side choices over the window (null for the others).
 /// <see cref="RoundOpsPerSecond"/>: with several rounds, each round's ops/s in run order; the other figures are the
-/// median round's (<see cref="CellRounds"/>).
+/// median round's (<see cref="CellRounds"/>), its stolen share and attempts too.
 /// </summary>
 public sealed record BenchCell(
     string Link,
@@ -28,7 +28,14 @@ public sealed record BenchCell(
     double ServerCpuShare,
     Percentiles Latency,
     IReadOnlyList<DecisionCount>? Decisions = null,
-    IReadOnlyList<double>? RoundOpsPerSecond = null);
+    IReadOnlyList<double>? RoundOpsPerSecond = null)
+{
+    /// <summary>The share of the machine's CPU time a hypervisor stole from GO to the last result (<see cref="Measurement.StolenTime"/>); null where unknown.</summary>
+    public double? StolenShare { get; init; }
+
+    /// <summary>How many times this round was measured: more than once when stolen time spoilt a window (<see cref="CellAttempts"/>).</summary>
+    public int Attempts { get; init; } = 1;
+}
 
 /// <summary>A planned cell that did not run: <c>cannot work</c> (with why) or <c>failed</c> (with the error).</summary>
 public sealed record BenchNotRun(string Link, string Contender, string Class, int Size, string Status, string Reason);
