@@ -98,7 +98,7 @@ public static class BenchMarkdown
         {
             yield return string.Create(CultureInfo.InvariantCulture,
                 $"stolen time (a hypervisor's, of the machine's CPU time in each window): a round over {CellAttempts.MaxStolenShare:0%} measured again, up to {CellAttempts.MostAttempts} attempts; " +
-                $"the median rounds of {known.Count(c => c.Attempts > 1)} of {known.Count} cells took more than one, and the most stolen of them lost {known.Max(c => c.StolenShare!.Value):0.0%}");
+                $"the median rounds of {known.Count(c => c.Attempts > 1)} of {known.Count} cells took more than one, and the most stolen median round lost {known.Max(c => c.StolenShare!.Value):0.0%} of its window");
         }
 
         yield return "payloads: n of the 1,000 Orders generated once (seed 2011) and served from memory; the Orders DataSet of perf/Scenarios with n orders (1–8 lines each), plain and [DataSetSurrogate]";

@@ -51,9 +51,10 @@ public static class StolenTime
             }
 
             long all = 0;
+            long ticks = 0;
             for (int i = 0; i < 8; i++)
             {
-                if (!long.TryParse(fields[i], NumberStyles.None, CultureInfo.InvariantCulture, out long ticks))
+                if (!long.TryParse(fields[i], NumberStyles.None, CultureInfo.InvariantCulture, out ticks))
                 {
                     return null;
                 }
@@ -61,7 +62,7 @@ public static class StolenTime
                 all += ticks;
             }
 
-            return new CpuTicks(long.Parse(fields[7], NumberStyles.None, CultureInfo.InvariantCulture), all);
+            return new CpuTicks(ticks, all); // the last read, the eighth field, is steal
         }
 
         return null;
