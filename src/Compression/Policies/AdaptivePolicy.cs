@@ -172,7 +172,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
             ? outcome.ElapsedTicks
             : (long)(outcome.Length * TimeOf(untimed, choice.Arm) * Stopwatch.Frequency);
         long decodeTicks = outcome.Codec is { } framed && outcome.Length > 0
-            ? (long)(outcome.Length * DecodeSecondsPerByte(framed, outcome.WireLength / (double)outcome.Length) * Stopwatch.Frequency) : 0;
+            ? (long)(outcome.Length * DecodeSecondsPerByte(framed, PayloadRatio(outcome)) * Stopwatch.Frequency) : 0;
         Cpu.AddWork(outcome.Length, codecTicks, decodeTicks);
         if (choice.Reason == CompressionDecisionReason.LocalPeer)
         {
@@ -189,7 +189,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         }
 
         // A rejected attempt (sent raw) only tells that the ratio was above the gate: count it as no saving.
-        double ratio = outcome.Codec is null ? 1 : Math.Max(0, outcome.WireLength - CompressedHeader) / (double)outcome.Length;
+        double ratio = outcome.Codec is null ? 1 : PayloadRatio(outcome);
         double secondsPerByte = choice.Timed ? outcome.ElapsedTicks / (double)Stopwatch.Frequency / outcome.Length : double.NaN;
         double estimatedRatio;
         double estimatedTime;
@@ -253,6 +253,9 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         double measured = Volatile.Read(ref _decode[(int)codec]);
         return double.IsNaN(measured) ? ArmLadder.PriorDecodeSecondsPerByte(codec, ratio) : measured;
     }
+
+    /// <summary>A compressed message's payload (the frame less its header) over its length.</summary>
+    private static double PayloadRatio(in CompressionOutcome outcome) => Math.Max(0, outcome.WireLength - CompressedHeader) / (double)outcome.Length;
 
     /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
     private int Best(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int top)
