@@ -126,7 +126,7 @@ internal sealed class CpuMonitor
     /// <summary>
     /// This process's CPU seconds per byte sent spent outside compression (serialising, the transport), full cores or
     /// not; NaN until measured. Alone, it is what a choice costs where the link, not the machine's other processes,
-    /// paces the sends (<see cref="LinkEstimator.Estimate(long, out string, out bool, bool)"/>).
+    /// paces the sends (<see cref="LinkEstimator.Estimate(long, out string, out bool, bool, out double)"/>).
     /// </summary>
     public double OwnCpuSecondsPerByte => Volatile.Read(ref _ownCpuPerByte);
 

@@ -28,7 +28,10 @@ namespace Surrogate.Compression.Policies;
 /// whole run at 0.71× of LZ4). A probe breaks the loop: at most every <see cref="ProbeInterval"/> the policy holds its
 /// cheapest compressing choice for two send windows (<see cref="Probe"/>), and the raw rate of the second, which the
 /// probe's choice alone filled, counts beside the last window's for <see cref="CarriedRate.HeldFor"/>; a probe that
-/// shows the link full (<see cref="LinkBoundProbe"/>) measures its capacity instead.
+/// shows the link full (<see cref="LinkBoundProbe"/>) measures its capacity instead. Where the model's choice is the
+/// cheapest compressing one (or raw), the raw rate keeps it right whether the CPU or the link held it back, so the
+/// probe goes the other way (<see cref="UpwardProbeEnded"/>): a dearer step that sends more messages a second fills
+/// the link at that choice's bytes a second, which is then its capacity.
 /// A change of link the fit detects drops the bounds, and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
@@ -38,7 +41,7 @@ namespace Surrogate.Compression.Policies;
 /// several. Without round trips (sessionless transports, or MeasureLink off) it is never full.
 /// </para>
 /// </summary>
-internal sealed class LinkEstimator
+internal sealed partial class LinkEstimator
 {
     public const double MaxBytesPerSecond = 12.5e9;
     public const double MinBytesPerSecond = 1e3;
@@ -52,10 +55,13 @@ internal sealed class LinkEstimator
     /// <summary>The least time from one probe's start to the next (<see cref="Probe"/>).</summary>
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
 
+    /// <summary>The longest an upward probe's interval backs off to after probes that showed the CPU bound (<see cref="Probe"/>).</summary>
+    public static readonly TimeSpan UpwardProbeIntervalMax = TimeSpan.FromSeconds(80);
+
     private const int ProbeWindows = 2;
 
     /// <summary>The share of the dearer choice's messages a second below which a probe shows the link full.</summary>
-    private const double ProbeFewer = 0.9;
+    public const double ProbeFewer = 0.9;
 
     private const int Bounds = 8;
     private const double MinBlockedBytes = 8 * 1024;
@@ -88,6 +94,11 @@ internal sealed class LinkEstimator
     private readonly long _probeTicks = (long)(ProbeInterval.TotalSeconds * Stopwatch.Frequency);
     private readonly long _heldTicks = (long)(CarriedRate.HeldFor.TotalSeconds * Stopwatch.Frequency);
     private int _probeWindows;
+    private int _probeStep = -1;
+    private bool _probeUpward;
+    private long _upwardAt = long.MinValue;
+    private long _upwardTicks;
+    private readonly long _upwardMaxTicks = (long)(UpwardProbeIntervalMax.TotalSeconds * Stopwatch.Frequency);
     private bool _windowCpuBound;
     private long _probeAt = long.MinValue;
     private double _probed = double.NaN;
@@ -102,27 +113,30 @@ internal sealed class LinkEstimator
         _measure = measure;
         _windowStart = now;
         _fit = new RoundTripFit(priorBytesPerSecond);
+        _upwardTicks = _probeTicks;
     }
 
     /// <summary>The link rate in bytes per second and where it came from; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.</summary>
-    public double Estimate(long now, out string source, bool cpuBusy = false) => Estimate(now, out source, out _, cpuBusy);
+    public double Estimate(long now, out string source, bool cpuBusy = false) => Estimate(now, out source, out _, cpuBusy, out _);
 
     /// <summary>
     /// As <see cref="Estimate(long, out string, bool)"/>; <paramref name="capacity"/>: the rate is the link's capacity
     /// (<see cref="CarriedRate.Capacity"/>: calls queued on it while this process's CPU idled, or a probe showed it
-    /// full), so the link paces what this process sends.
+    /// full), so the link paces what this process sends; <paramref name="measured"/>: the rate before a busy CPU
+    /// lifted it to <c>cpu_bound</c> (the estimate itself otherwise).
     /// </summary>
-    public double Estimate(long now, out string source, out bool capacity, bool cpuBusy)
+    public double Estimate(long now, out string source, out bool capacity, bool cpuBusy, out double measured)
     {
         if (!_measure)
         {
-            (source, capacity) = ("prior", false);
+            (source, capacity, measured) = ("prior", false, _prior);
             return _prior;
         }
 
         lock (_gate)
         {
             double rate = EstimateLocked(now, out source);
+            measured = rate;
             capacity = _carried.Capacity(now);
             double raw = now - _probedAt <= _heldTicks && _probed > _rawRate ? _probed : _rawRate;
             if (cpuBusy && !capacity && now - _sendRateAt <= 2 * _second && raw > rate)
@@ -178,37 +192,6 @@ internal sealed class LinkEstimator
         return rate;
     }
 
-    /// <summary>
-    /// Whether a probe holds the cheapest compressing choice now: one under way, or one started now when
-    /// <paramref name="start"/> (the estimate is <c>cpu_bound</c> and the model chose a dearer step), the last send
-    /// window was busy with at least <see cref="CarriedRate.MinMessages"/> messages while the CPU was busy and the
-    /// link's capacity unknown, and the last probe started at least <see cref="ProbeInterval"/> ago. It lasts until
-    /// two send windows have ended, or ends when <paramref name="start"/> is false.
-    /// </summary>
-    public bool Probe(long now, bool start)
-    {
-        // Most decisions neither run nor may start a probe: they answer without the lock.
-        if (!_measure || (Volatile.Read(ref _probeWindows) == 0 && !(start && Volatile.Read(ref _windowCpuBound))))
-        {
-            return false;
-        }
-
-        lock (_gate)
-        {
-            if (!start)
-            {
-                // The estimate left cpu_bound (the link showed its capacity, or the CPU calmed): nothing to probe.
-                _probeWindows = 0;
-            }
-            else if (_probeWindows == 0 && _windowCpuBound && (_probeAt == long.MinValue || now - _probeAt >= _probeTicks))
-            {
-                (_probeWindows, _probeAt, _beforeProbe) = (ProbeWindows, now, (_messageRate, _sendRate));
-            }
-
-            return _probeWindows > 0;
-        }
-    }
-
     /// <summary>Calls in flight over the last busy window (messages per second × mean round trip); NaN when not known.</summary>
     public double InFlight => Volatile.Read(ref _inFlight);
 
@@ -251,6 +234,7 @@ internal sealed class LinkEstimator
                 CompressionMetrics.LinkChange();
                 _bounds = 0;
                 _probed = double.NaN;
+                _upwardTicks = _probeTicks;
                 Volatile.Write(ref _burst, BurstLength);
             }
 
@@ -336,7 +320,7 @@ internal sealed class LinkEstimator
             _rawRate = busy ? rawRate : double.NaN;
             // The window the probe started in was partly the choice before it; the second was the probe's alone.
             bool probed = _probeWindows > 0 && --_probeWindows == 0;
-            if (probed)
+            if (probed && !_probeUpward)
             {
                 (_probed, _probedAt) = (_rawRate, now);
             }
@@ -350,7 +334,11 @@ internal sealed class LinkEstimator
             _messageRate = busy && messages >= CarriedRate.MinMessages ? messageRate : double.NaN;
             UpdateFull(busy, messageRate, now);
             _carried.Window(_sendRate, messages, _full, cpuBusy, peersFull, now);
-            if (probed && LinkBoundProbe())
+            if (probed && _probeUpward)
+            {
+                UpwardProbeEnded(now);
+            }
+            else if (probed && LinkBoundProbe())
             {
                 _carried.Probed(_sendRate, now);
             }
@@ -359,19 +347,6 @@ internal sealed class LinkEstimator
             // sample caught high for a moment, would spend two windows on the cheapest codec for nothing.
             _windowCpuBound = busy && cpuBusy && messages >= CarriedRate.MinMessages && !_carried.Capacity(now);
         }
-    }
-
-    /// <summary>
-    /// Whether the probe's window was bound by the link: the cheapest compressing choice costs the least CPU a message
-    /// on both ends, yet it sent at most <see cref="ProbeFewer"/> of the messages a second the dearer choice sent in
-    /// the window before, while that one's bytes a second were at least <see cref="CarriedRate.KeptFrom"/> of the
-    /// probe's: both filled the same link. On 100 Mbit/s the raw rate of a probe of LZ4 (45 MB/s) only lifted an
-    /// estimate of 61 MB/s, and the policy sent LZ4 a fifth of the time on a link LZ4 filled at 60% of zstd's replies.
-    /// </summary>
-    private bool LinkBoundProbe()
-    {
-        (double messages, double wire) = _beforeProbe;
-        return _messageRate <= ProbeFewer * messages && wire >= CarriedRate.KeptFrom * _sendRate;
     }
 
     /// <summary>At the end of a send window: calls in flight by Little's law, and whether they fill the link (with hysteresis).</summary>

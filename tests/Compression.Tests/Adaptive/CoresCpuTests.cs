@@ -220,7 +220,7 @@ public sealed class CoresCpuTests
             policy.Link.OnRoundTrip(2 * tick, 93_700, 93_700, env.Timestamp);
         }
 
-        double estimate = policy.Link.Estimate(env.Timestamp, out _, out bool held, cpuBusy: false);
+        double estimate = policy.Link.Estimate(env.Timestamp, out _, out bool held, cpuBusy: false, out _);
         Assert.Equal(capacity, held);
         Assert.InRange(estimate, 9.2e6, 9.5e6);
     }
@@ -241,7 +241,7 @@ public sealed class CoresCpuTests
             policy.Link.OnRoundTrip(2 * tick, 125_200, 125_200, env.Timestamp);
         }
 
-        policy.Link.Estimate(env.Timestamp, out _, out bool capacity, cpuBusy: false);
+        policy.Link.Estimate(env.Timestamp, out _, out bool capacity, cpuBusy: false, out _);
         Assert.True(capacity);
         env.OthersUtilization = others;
         Samples(env, policy.Cpu, 10_000_000);

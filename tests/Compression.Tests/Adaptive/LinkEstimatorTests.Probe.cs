@@ -24,8 +24,8 @@ public sealed partial class LinkEstimatorTests
         long t = Send(link, 0, 3, 25_000, length: 100_000, cpuBusy: true);
         Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 9.9e6, 10.1e6);
         Assert.Equal("cpu_bound", source);
-        Assert.False(link.Probe(t, start: false));
-        Assert.True(link.Probe(t, start: true));
+        Assert.Equal(-1, link.Probe(t, -1));
+        Assert.Equal(1, link.Probe(t, 1));
 
         // LZ4 while the probe holds: the same CPU sends twice the replies, 20 MB/s raw. It ends with the second window.
         (t, int sent) = SendWhileProbing(link, t, perSecond: 200);
@@ -33,13 +33,13 @@ public sealed partial class LinkEstimatorTests
         t = Send(link, t, 5, 25_000, length: 100_000, cpuBusy: true);
         Assert.InRange(link.Estimate(t, out source, cpuBusy: true), 19.8e6, 20.2e6);
         Assert.Equal("cpu_bound", source);
-        Assert.False(link.Probe(t, start: true)); // less than 10 s after the last one started
+        Assert.Equal(-1, link.Probe(t, 1)); // less than 10 s after the last one started
         Assert.InRange(link.Estimate(t, out _, cpuBusy: false), 2.4e6, 2.6e6);
 
         t = Send(link, t, 60, 25_000, length: 100_000, cpuBusy: true);
         Assert.InRange(link.Estimate(t, out source, cpuBusy: true), 9.9e6, 10.1e6);
         Assert.Equal("cpu_bound", source);
-        Assert.True(link.Probe(t, start: true));
+        Assert.Equal(1, link.Probe(t, 1));
     }
 
     /// <summary>
@@ -57,7 +57,7 @@ public sealed partial class LinkEstimatorTests
     {
         var link = new LinkEstimator(1e5, measure: true, now: 0);
         long t = Send(link, 0, 3, 25_000, length: 100_000, cpuBusy: true);
-        Assert.True(link.Probe(t, start: true));
+        Assert.Equal(1, link.Probe(t, 1));
         (t, _) = SendWhileProbing(link, t, probeReplies);
 
         // zstd again, which fills the link it measured (within the scatter of a window) and so keeps it current.
@@ -81,19 +81,73 @@ public sealed partial class LinkEstimatorTests
 
         Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 1.9e6, 2.1e6);
         Assert.Equal("cpu_bound", source);
-        Assert.False(link.Probe(t, start: true));
+        Assert.Equal(-1, link.Probe(t, 1));
 
         // A window of 100 replies with the CPU sampled calm: no probe either.
         t = Send(link, t, 1, 25_000, length: 100_000, cpuBusy: false);
         t = Send(link, t, 1, 25_000, length: 100_000, cpuBusy: false);
-        Assert.False(link.Probe(t, start: true));
+        Assert.Equal(-1, link.Probe(t, 1));
 
         // Full windows with the CPU busy start one; an estimate that is no longer cpu_bound ends it at once.
         t = Send(link, t, 2, 25_000, length: 100_000, cpuBusy: true);
-        Assert.True(link.Probe(t, start: true));
-        Assert.True(link.Probe(t + 1, start: true));
-        Assert.False(link.Probe(t + 2, start: false));
-        Assert.False(link.Probe(t + 3, start: true)); // less than 10 s after it started
+        Assert.Equal(1, link.Probe(t, 1));
+        Assert.Equal(1, link.Probe(t + 1, 1));
+        Assert.Equal(-1, link.Probe(t + 2, -1));
+        Assert.Equal(-1, link.Probe(t + 3, 1)); // less than 10 s after it started
+    }
+
+    /// <summary>
+    /// LZ4 as the model's choice at a busy CPU: 500 replies a second of 100 KB, 20 KB on the wire (10 MB/s), 50 MB/s
+    /// raw, which is the <c>cpu_bound</c> estimate. An upward probe of zstd 1 sends 12 KB replies; at
+    /// <paramref name="probeReplies"/> a second it shows the link full (more replies, bytes a second at least 80% of
+    /// LZ4's: the link held LZ4 back, and it carries 10 MB/s) or the CPU bound (no capacity; the next upward probe
+    /// waits twice as long, while a downward one may start after the usual 10 s).
+    /// </summary>
+    [Theory]
+    [InlineData(830, true)]  // 10 MB/s: the link is full
+    [InlineData(600, false)] // a fifth more replies, but 7.2 MB/s: the link had room
+    [InlineData(400, false)] // fewer replies: the CPU bound LZ4
+    public void An_upward_probe_that_sends_more_messages_on_a_link_as_full_measures_its_capacity(int probeReplies, bool full)
+    {
+        var link = new LinkEstimator(1e5, measure: true, now: 0);
+        long t = SendAt(link, 0, 3 * Second, perSecond: 500, wire: 20_000);
+        AssertBusyEstimate(link, t, 50e6, "cpu_bound");
+        Assert.True(link.UpwardProbeDue(t));
+        Assert.Equal(2, link.Probe(t, 2, upward: true));
+        long started = t;
+        for (; link.Probe(t, 2, upward: true) == 2; t += Second / probeReplies)
+        {
+            link.OnSent(12_000, t, 100_000, cpuBusy: true);
+            Assert.True(t - started < 3 * Second, "the probe never ended");
+        }
+
+        Assert.InRange(t - started, Second, 2 * Second);
+        t = SendAt(link, t, Second, perSecond: 500, wire: 20_000);
+        Assert.Equal(full, link.Estimate(t, out string source, out bool capacity, cpuBusy: true, out _) is > 9.5e6 and < 10.5e6 && capacity);
+        Assert.Equal(full ? "send_rate" : "cpu_bound", source);
+        if (full)
+        {
+            return;
+        }
+
+        // Backed off: 10 s after the failed probe started a downward one may start, an upward one only after 20 s.
+        t = SendAt(link, t, started + (10 * Second) - t, perSecond: 500, wire: 20_000);
+        Assert.False(link.UpwardProbeDue(t));
+        Assert.Equal(-1, link.Probe(t, 2, upward: true));
+        t = SendAt(link, t, started + (20 * Second) - t, perSecond: 500, wire: 20_000);
+        Assert.True(link.UpwardProbeDue(t));
+    }
+
+    /// <summary>Replies of 100 KB, <paramref name="wire"/> bytes on the wire, <paramref name="perSecond"/> a second with the CPU busy for <paramref name="ticks"/>; the time after.</summary>
+    private static long SendAt(LinkEstimator link, long from, long ticks, int perSecond, long wire)
+    {
+        long t = from;
+        for (; t < from + ticks; t += Second / perSecond)
+        {
+            link.OnSent(wire, t, 100_000, cpuBusy: true);
+        }
+
+        return t;
     }
 
     /// <summary>
@@ -104,7 +158,7 @@ public sealed partial class LinkEstimatorTests
     {
         long t = from;
         int sent = 0;
-        for (; link.Probe(t, start: true); t += Second / perSecond, sent++)
+        for (; link.Probe(t, 1) == 1; t += Second / perSecond, sent++)
         {
             link.OnSent(40_000, t, 100_000, cpuBusy: true);
             Assert.True(sent < 1_000, "the probe never ended");

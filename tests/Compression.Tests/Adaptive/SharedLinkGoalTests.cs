@@ -64,6 +64,36 @@ public sealed class SharedLinkGoalTests(ITestOutputHelper output)
         Assert.All(service.LateChoices.Where(c => c.Reason != CompressionDecisionReason.Exploration), c => Assert.DoesNotContain("zstd", PolicyWorld.Name(c), StringComparison.Ordinal));
     }
 
+    /// <summary>
+    /// 16 KB replies that compress well, on 100 Mbit/s with enough clients to keep it full and the service at 70% CPU (above the low
+    /// watermark, capacity unknown): the estimate is <c>cpu_bound</c>, the raw rate of the choice's own windows, and
+    /// for LZ4 that rate (five times the link) kept LZ4 right; the grid served 0.64× of zstd 3. A probe of the next
+    /// step sends more replies at the same bytes a second, which shows the link full and measures it. At 90% CPU the
+    /// dearer step has no room to send more, so no such probe runs (the 1 Gbit/s regime, where the CPU bounds LZ4).
+    /// </summary>
+    [Theory]
+    [InlineData(0.7, true)]
+    [InlineData(0.9, false)]
+    public void A_link_the_cheapest_codec_fills_at_a_busy_cpu_is_measured_by_probing_a_dearer_step(double utilization, bool measured)
+    {
+        ClosedLoopService.Result service = new ClosedLoopService
+        {
+            Clients = 16, LinkBitsPerSecond = 100e6, Length = 16_384, Cores = 1, Utilization = utilization, Behaviour = Compressible,
+        }.Run();
+        output.WriteLine(service.Summary());
+        Assert.NotEmpty(service.ModelChoices);
+        if (measured)
+        {
+            Assert.All(service.LateChoices, c => Assert.Equal(("send_rate", true), (c.LinkSource, c.LinkBytesPerSecond is > 0.9 * 12.5e6 and < 1.05 * 12.5e6)));
+            Assert.All(service.ModelChoices, c => Assert.StartsWith("zstd-", c, StringComparison.Ordinal));
+        }
+        else
+        {
+            Assert.All(service.LateChoices, c => Assert.Equal(LinkEstimator.CpuBound, c.LinkSource));
+            Assert.DoesNotContain(service.LateChoices, c => c.Reason == CompressionDecisionReason.CapacityProbe);
+        }
+    }
+
     private static ClosedLoopService Service(int clients, double thinkSeconds) => new()
     {
         Clients = clients,
@@ -73,6 +103,21 @@ public sealed class SharedLinkGoalTests(ITestOutputHelper output)
         Cores = 2,
         Utilization = 0.3,
         Behaviour = BusyOrders,
+    };
+
+    /// <summary>Replies like the grid's simple class: LZ4 0.2 at 400 MB/s, zstd 1/3/6/9/15 0.12/0.10/0.09/0.085/0.08 at 300/150/60/35/8 MB/s, DEFLATE rougher.</summary>
+    private static CodecBehaviour Compressible(CompressionCodec codec, int level) => (codec, level) switch
+    {
+        (CompressionCodec.Lz4, _) => new(0.20, 1 / 400e6),
+        (CompressionCodec.Zstd, 1) => new(0.12, 1 / 300e6),
+        (CompressionCodec.Zstd, 3) => new(0.10, 1 / 150e6),
+        (CompressionCodec.Zstd, 6) => new(0.09, 1 / 60e6),
+        (CompressionCodec.Zstd, 9) => new(0.085, 1 / 35e6),
+        (CompressionCodec.Zstd, _) => new(0.08, 1 / 8e6),
+        (CompressionCodec.Deflate, 2) => new(0.13, 1 / 100e6),
+        (CompressionCodec.Deflate, 6) => new(0.10, 1 / 40e6),
+        (CompressionCodec.Deflate, _) => new(0.095, 1 / 12e6),
+        _ => throw new ArgumentOutOfRangeException(nameof(codec), codec, "the default ladder has LZ4, zstd and DEFLATE only"),
     };
 
     /// <summary>
