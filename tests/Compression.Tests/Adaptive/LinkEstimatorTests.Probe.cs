@@ -130,11 +130,13 @@ public sealed partial class LinkEstimatorTests
             return;
         }
 
-        // Backed off: 10 s after the failed probe started a downward one may start, an upward one only after 20 s.
+        // Backed off: 10 s after the failed probe started a downward one starts, an upward one only after 20 s.
         t = SendAt(link, t, started + (10 * Second) - t, perSecond: 500, wire: 20_000);
         Assert.False(link.UpwardProbeDue(t));
         Assert.Equal(-1, link.Probe(t, 2, upward: true));
-        t = SendAt(link, t, started + (20 * Second) - t, perSecond: 500, wire: 20_000);
+        Assert.Equal(1, link.Probe(t, 1));
+        t = SendAt(link, t, started + (21 * Second) - t, perSecond: 500, wire: 20_000);
+        Assert.Equal(-1, link.ProbeHeld);
         Assert.True(link.UpwardProbeDue(t));
     }
 
