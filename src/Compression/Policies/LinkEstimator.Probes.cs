@@ -31,8 +31,7 @@ internal sealed partial class LinkEstimator
                 // The estimate left cpu_bound (the link showed its capacity, or the CPU calmed): nothing to probe.
                 _probeWindows = 0;
             }
-            else if (_probeWindows == 0 && _windowCpuBound && (_probeAt == long.MinValue || now - _probeAt >= _probeTicks)
-                && (!upward || _upwardAt == long.MinValue || now - _upwardAt >= _upwardTicks))
+            else if (_probeWindows == 0 && _windowCpuBound && StartDue(now, upward))
             {
                 (_probeWindows, _probeAt, _probeStep, _probeUpward, _beforeProbe) = (ProbeWindows, now, step, upward, (_messageRate, _sendRate));
                 if (upward)
@@ -52,13 +51,16 @@ internal sealed partial class LinkEstimator
     /// Whether an upward probe may start now (<see cref="Probe"/>), read without the lock: the policy works out the
     /// step to probe only then, not on every decision of a busy CPU.
     /// </summary>
-    public bool UpwardProbeDue(long now)
+    public bool UpwardProbeDue(long now) =>
+        _measure && Volatile.Read(ref _probeWindows) == 0 && Volatile.Read(ref _windowCpuBound) && StartDue(now, upward: true);
+
+    /// <summary>Whether the intervals since the last probe (and, for an <paramref name="upward"/> one, the last upward one) allow one to start.</summary>
+    private bool StartDue(long now, bool upward)
     {
         long probeAt = Volatile.Read(ref _probeAt);
         long upwardAt = Volatile.Read(ref _upwardAt);
-        return _measure && Volatile.Read(ref _probeWindows) == 0 && Volatile.Read(ref _windowCpuBound)
-            && (probeAt == long.MinValue || now - probeAt >= _probeTicks)
-            && (upwardAt == long.MinValue || now - upwardAt >= Volatile.Read(ref _upwardTicks));
+        return (probeAt == long.MinValue || now - probeAt >= _probeTicks)
+            && (!upward || upwardAt == long.MinValue || now - upwardAt >= Volatile.Read(ref _upwardTicks));
     }
 
     /// <summary>
