@@ -9,6 +9,7 @@ namespace Surrogate.Compression.Tests.Adaptive;
 /// it sends tiny and incompressible messages as, which choice it settles on in each regime, and that this is what the
 /// model computed from the true codec figures says.
 /// </summary>
+[Collection(MeterCollection.Name)]
 public sealed class AdaptivePolicyTests
 {
     private const long Message = 150_000;

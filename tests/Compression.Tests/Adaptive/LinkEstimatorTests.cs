@@ -5,6 +5,7 @@ using Surrogate.Compression.Policies;
 namespace Surrogate.Compression.Tests.Adaptive;
 
 /// <summary>The link estimate from synthetic round trips, blocked writes and send rates, on an injected clock.</summary>
+[Collection(MeterCollection.Name)]
 public sealed partial class LinkEstimatorTests
 {
     private static readonly long Second = Stopwatch.Frequency;

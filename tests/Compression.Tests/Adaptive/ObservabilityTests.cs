@@ -5,6 +5,7 @@ using Surrogate.Compression.Policies;
 namespace Surrogate.Compression.Tests.Adaptive;
 
 /// <summary>The decision log's ring and entries, the meter's instruments and tags, and the options' validation.</summary>
+[Collection(MeterCollection.Name)]
 public sealed class ObservabilityTests
 {
     [Fact]
