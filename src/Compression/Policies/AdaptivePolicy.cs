@@ -100,12 +100,12 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
             heldBack = best > cap;
             chosen = heldBack ? Best(key, model, ratios, cap) : best;
             reason = heldBack ? CompressionDecisionReason.CpuGuard : CompressionDecisionReason.Model;
-            if (source == LinkEstimator.CpuBound && chosen == 1 && Link.RawWins(now) && RawTied(key, model, ratios))
-            {
-                chosen = 0;
-            }
-
-            int probe = source != LinkEstimator.CpuBound ? Link.Probe(now, -1) : Probe(key, model, ratios, chosen, cap, measured, now);
+            int probe = source != LinkEstimator.CpuBound ? Link.Probe(now, -1)
+                : !Link.ProbeArmed ? -1
+                : chosen > 1 ? Link.Probe(now, 1)
+                : Link.ProbeHeld is var held and >= 0 ? held
+                : Link.UpwardProbeDue(now) ? Link.Probe(now, UpwardProbeStep(key, model, ratios, chosen, cap, measured), upward: true)
+                : -1;
             if (probe >= 0)
             {
                 (chosen, reason) = (probe, CompressionDecisionReason.CapacityProbe);
@@ -262,6 +262,27 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
 
     /// <summary>A compressed message's payload (the frame less its header) over its length.</summary>
     private static double PayloadRatio(in CompressionOutcome outcome) => Math.Max(0, outcome.WireLength - CompressedHeader) / (double)outcome.Length;
+
+    /// <summary>
+    /// The step an upward capacity probe would hold (<see cref="LinkEstimator.Probe"/>), or -1: the one above
+    /// <paramref name="chosen"/>, where at the link's <paramref name="measured"/> rate (before <c>cpu_bound</c> lifted
+    /// it) the model prefers a step above <paramref name="chosen"/>, and the cores have room for that step to send
+    /// 1/<see cref="LinkEstimator.ProbeFewer"/> of the messages: with less, the probe could not show the link full,
+    /// and would only cost a window at a slower step (1 Gbit/s, where the CPU bounds LZ4). Clients that fill the
+    /// machine's other cores can hold the calls back as a link does; the dearer step gives them more to decode.
+    /// </summary>
+    private int UpwardProbeStep(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int chosen, int cap, double measured)
+    {
+        int next = chosen + 1;
+        double cpu = Times(key, model, ratios, chosen).Cpu;
+        if (next > cap || Cpu.PeersFull || cpu <= 0
+            || Cpu.CoresUtilization * Times(key, model, ratios, next).Cpu / cpu > LinkEstimator.ProbeFewer)
+        {
+            return -1;
+        }
+
+        return Best(key, model with { Link = measured }, ratios, cap) > chosen ? next : -1;
+    }
 
     /// <summary>The step the model prefers among 0..<paramref name="top"/>; the cheaper one on a tie.</summary>
     private int Best(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int top)

@@ -2,35 +2,21 @@ using System.Diagnostics;
 
 namespace Surrogate.Compression.Policies;
 
-/// <summary>
-/// What a probe holds: the cheapest compressing step below a dearer choice (<see cref="Cheaper"/>), the step above the
-/// cheapest one or raw (<see cref="Dearer"/>), or raw in place of the cheapest compressing step (<see cref="Raw"/>).
-/// </summary>
-internal enum ProbeKind
-{
-    Cheaper,
-    Dearer,
-    Raw,
-}
-
-/// <summary>
-/// The link estimator's probes: a window at another step that tells whether the CPU or the link held the choice back,
-/// or (<see cref="ProbeKind.Raw"/>) whether raw sends more messages than the cheapest codec where the CPU bounds both.
-/// </summary>
+/// <summary>The link estimator's capacity probes: a window at another step that tells whether the CPU or the link held the choice back.</summary>
 internal sealed partial class LinkEstimator
 {
     /// <summary>The ladder step a probe under way holds, or -1.</summary>
     public int ProbeHeld => Volatile.Read(ref _probeWindows) > 0 ? Volatile.Read(ref _probeStep) : -1;
 
     /// <summary>
-    /// The ladder step a probe holds now, or -1: one under way, or one started now when <paramref name="step"/> is a
-    /// step to probe (the estimate is <c>cpu_bound</c>; -1 ends one under way), the last send window was busy with at
-    /// least <see cref="CarriedRate.MinMessages"/> messages while the CPU was busy and the link's capacity unknown, and
-    /// the last probe started at least <see cref="ProbeInterval"/> ago (a <see cref="ProbeKind.Dearer"/> or
-    /// <see cref="ProbeKind.Raw"/> one at least its own backed-off interval ago: <see cref="UpwardProbeIntervalMax"/>).
-    /// It holds its step until two send windows have ended.
+    /// The ladder step a capacity probe holds now, or -1: one under way, or one started now when
+    /// <paramref name="step"/> is a step to probe (the estimate is <c>cpu_bound</c>; -1 ends one under way), the last
+    /// send window was busy with at least <see cref="CarriedRate.MinMessages"/> messages while the CPU was busy and the
+    /// link's capacity unknown, and the last probe started at least <see cref="ProbeInterval"/> ago (an
+    /// <paramref name="upward"/> one, of a step dearer than the model's choice, at least its backed-off interval ago:
+    /// <see cref="UpwardProbeIntervalMax"/>). It holds its step until two send windows have ended.
     /// </summary>
-    public int Probe(long now, int step, ProbeKind kind = ProbeKind.Cheaper)
+    public int Probe(long now, int step, bool upward = false)
     {
         // Most decisions neither run nor may start a probe: they answer without the lock.
         if (!_measure || (Volatile.Read(ref _probeWindows) == 0 && !(step >= 0 && Volatile.Read(ref _windowCpuBound))))
@@ -45,12 +31,12 @@ internal sealed partial class LinkEstimator
                 // The estimate left cpu_bound (the link showed its capacity, or the CPU calmed): nothing to probe.
                 _probeWindows = 0;
             }
-            else if (_probeWindows == 0 && _windowCpuBound && StartDue(now, kind))
+            else if (_probeWindows == 0 && _windowCpuBound && StartDue(now, upward))
             {
-                (_probeWindows, _probeAt, _probeStep, _probeKind, _beforeProbe) = (ProbeWindows, now, step, kind, (_messageRate, _sendRate));
-                if (kind != ProbeKind.Cheaper)
+                (_probeWindows, _probeAt, _probeStep, _probeUpward, _beforeProbe) = (ProbeWindows, now, step, upward, (_messageRate, _sendRate));
+                if (upward)
                 {
-                    _backedOffAt[(int)kind] = now;
+                    _upwardAt = now;
                 }
             }
 
@@ -62,42 +48,19 @@ internal sealed partial class LinkEstimator
     public bool ProbeArmed => _measure && (Volatile.Read(ref _probeWindows) > 0 || Volatile.Read(ref _windowCpuBound));
 
     /// <summary>
-    /// Whether a probe of <paramref name="kind"/> may start now (<see cref="Probe"/>), read without the lock: the policy
-    /// works out whether and what to probe only then, not on every decision of a busy CPU.
+    /// Whether an upward probe may start now (<see cref="Probe"/>), read without the lock: the policy works out the
+    /// step to probe only then, not on every decision of a busy CPU.
     /// </summary>
-    public bool ProbeDue(long now, ProbeKind kind) =>
-        _measure && Volatile.Read(ref _probeWindows) == 0 && Volatile.Read(ref _windowCpuBound) && StartDue(now, kind);
+    public bool UpwardProbeDue(long now) =>
+        _measure && Volatile.Read(ref _probeWindows) == 0 && Volatile.Read(ref _windowCpuBound) && StartDue(now, upward: true);
 
-    /// <summary>
-    /// Whether the last <see cref="ProbeKind.Raw"/> probe, within <see cref="CarriedRate.HeldFor"/>, showed raw sending
-    /// at least as many messages a second as the cheapest codec.
-    /// </summary>
-    public bool RawWins(long now)
-    {
-        long until = Volatile.Read(ref _rawWinsUntil);
-        return until != long.MinValue && now < until;
-    }
-
-    /// <summary>
-    /// Whether the intervals since the last probe (and the last of a backed-off <paramref name="kind"/>) allow one to
-    /// start. A raw probe also needs two busy windows in a row: it is judged against the window before it, and the
-    /// first window of a burst (cold peers, the exploration that follows a change) sent a third fewer messages than
-    /// the choice sends steadily, which made raw look faster than a codec that was not.
-    /// </summary>
-    private bool StartDue(long now, ProbeKind kind)
+    /// <summary>Whether the intervals since the last probe (and, for an <paramref name="upward"/> one, the last upward one) allow one to start.</summary>
+    private bool StartDue(long now, bool upward)
     {
         long probeAt = Volatile.Read(ref _probeAt);
-        long kindAt = kind == ProbeKind.Cheaper ? long.MinValue : Volatile.Read(ref _backedOffAt[(int)kind]);
+        long upwardAt = Volatile.Read(ref _upwardAt);
         return (probeAt == long.MinValue || now - probeAt >= _probeTicks)
-            && (kindAt == long.MinValue || now - kindAt >= Volatile.Read(ref _backOffTicks[(int)kind]))
-            && (kind != ProbeKind.Raw || !double.IsNaN(Volatile.Read(ref _previousSendRate)));
-    }
-
-    /// <summary>A change of link: back-offs and the raw verdict were of the old one.</summary>
-    private void ResetProbes()
-    {
-        Array.Fill(_backOffTicks, _probeTicks);
-        _rawWinsUntil = long.MinValue;
+            && (!upward || upwardAt == long.MinValue || now - upwardAt >= Volatile.Read(ref _upwardTicks));
     }
 
     /// <summary>
@@ -130,38 +93,14 @@ internal sealed partial class LinkEstimator
             return; // an idle stretch or a thin window: nothing shown either way
         }
 
-        bool shown = _messageRate * ProbeFewer >= messages && _sendRate >= CarriedRate.KeptFrom * wire;
-        if (shown)
+        if (_messageRate * ProbeFewer >= messages && _sendRate >= CarriedRate.KeptFrom * wire)
         {
             _carried.Probed(Math.Max(wire, _sendRate), now);
+            _upwardTicks = _probeTicks;
         }
-
-        BackOff(ProbeKind.Dearer, shown);
-    }
-
-    /// <summary>
-    /// A raw probe ended, held in place of the cheapest codec where the model priced the two within
-    /// <c>AdaptivePolicy.RawTiedWithin</c> of each other. Both were bound by the CPU, and the model cannot see all of
-    /// what a compressed message costs beside raw (the transport's and the peer's work on its bytes, what the codec's
-    /// clock leaves out): where raw sent at least the messages a second the codec sent in the window before, raw is
-    /// the faster choice (<see cref="RawWins"/>) for <see cref="CarriedRate.HeldFor"/>. On 1 Gbit/s complex 16 KB the
-    /// model chose LZ4 (a 0.92 ratio) 1–3% ahead of raw in every round of README's grid at cd62fda, and static LZ4
-    /// served 0.91× of uncompressed. Otherwise the next raw probe waits twice as long.
-    /// </summary>
-    private void RawProbeEnded(long now)
-    {
-        (double messages, _) = _beforeProbe;
-        if (double.IsNaN(_messageRate) || double.IsNaN(messages))
+        else
         {
-            return;
+            _upwardTicks = Math.Min(2 * _upwardTicks, _upwardMaxTicks);
         }
-
-        bool shown = _messageRate >= messages;
-        _rawWinsUntil = shown ? now + _heldTicks : long.MinValue;
-        BackOff(ProbeKind.Raw, shown);
     }
-
-    /// <summary>A probe of <paramref name="kind"/> that showed what it looked for keeps the usual interval; one that did not doubles it.</summary>
-    private void BackOff(ProbeKind kind, bool shown) =>
-        _backOffTicks[(int)kind] = shown ? _probeTicks : Math.Min(2 * _backOffTicks[(int)kind], _upwardMaxTicks);
 }

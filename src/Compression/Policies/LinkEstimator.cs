@@ -31,9 +31,7 @@ namespace Surrogate.Compression.Policies;
 /// shows the link full (<see cref="LinkBoundProbe"/>) measures its capacity instead. Where the model's choice is the
 /// cheapest compressing one (or raw), the raw rate keeps it right whether the CPU or the link held it back, so the
 /// probe goes the other way (<see cref="UpwardProbeEnded"/>): a dearer step that sends more messages a second fills
-/// the link at that choice's bytes a second, which is then its capacity. Where the model prices the cheapest
-/// compressing choice and raw as near equal, a third probe holds raw (<see cref="RawProbeEnded"/>): the one that
-/// sends more messages a second with the CPU bound is the faster, whatever the model leaves out.
+/// the link at that choice's bytes a second, which is then its capacity.
 /// A change of link the fit detects drops the bounds, and the policy explores for the next few messages.
 /// <para>
 /// It also tells whether this process's own sends fill the link (<see cref="Full"/>, for the Auto goal): in a busy
@@ -57,7 +55,7 @@ internal sealed partial class LinkEstimator
     /// <summary>The least time from one probe's start to the next (<see cref="Probe"/>).</summary>
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
 
-    /// <summary>The longest a dearer or raw probe's interval backs off to after probes that showed nothing (<see cref="Probe"/>).</summary>
+    /// <summary>The longest an upward probe's interval backs off to after probes that showed the CPU bound (<see cref="Probe"/>).</summary>
     public static readonly TimeSpan UpwardProbeIntervalMax = TimeSpan.FromSeconds(80);
 
     private const int ProbeWindows = 2;
@@ -97,10 +95,9 @@ internal sealed partial class LinkEstimator
     private readonly long _heldTicks = (long)(CarriedRate.HeldFor.TotalSeconds * Stopwatch.Frequency);
     private int _probeWindows;
     private int _probeStep = -1;
-    private ProbeKind _probeKind;
-    private readonly long[] _backedOffAt = [long.MinValue, long.MinValue, long.MinValue];
-    private readonly long[] _backOffTicks = new long[3];
-    private long _rawWinsUntil = long.MinValue;
+    private bool _probeUpward;
+    private long _upwardAt = long.MinValue;
+    private long _upwardTicks;
     private readonly long _upwardMaxTicks = (long)(UpwardProbeIntervalMax.TotalSeconds * Stopwatch.Frequency);
     private bool _windowCpuBound;
     private long _probeAt = long.MinValue;
@@ -116,7 +113,7 @@ internal sealed partial class LinkEstimator
         _measure = measure;
         _windowStart = now;
         _fit = new RoundTripFit(priorBytesPerSecond);
-        Array.Fill(_backOffTicks, _probeTicks);
+        _upwardTicks = _probeTicks;
     }
 
     /// <summary>The link rate in bytes per second and where it came from; <paramref name="cpuBusy"/>: this process's CPU is at or above the low watermark.</summary>
@@ -142,11 +139,9 @@ internal sealed partial class LinkEstimator
             measured = rate;
             capacity = _carried.Capacity(now);
             double raw = now - _probedAt <= _heldTicks && _probed > _rawRate ? _probed : _rawRate;
-            // Where raw won a raw probe, raw's raw rate is its send rate and cannot lift the estimate, yet the CPU
-            // bounds it as it did the codec: the estimate stays cpu_bound while the verdict holds.
-            if (cpuBusy && !capacity && now - _sendRateAt <= 2 * _second && (raw > rate || RawWins(now)))
+            if (cpuBusy && !capacity && now - _sendRateAt <= 2 * _second && raw > rate)
             {
-                rate = Math.Max(raw, rate);
+                rate = raw;
                 source = CpuBound;
             }
 
@@ -239,7 +234,7 @@ internal sealed partial class LinkEstimator
                 CompressionMetrics.LinkChange();
                 _bounds = 0;
                 _probed = double.NaN;
-                ResetProbes();
+                _upwardTicks = _probeTicks;
                 Volatile.Write(ref _burst, BurstLength);
             }
 
@@ -325,7 +320,7 @@ internal sealed partial class LinkEstimator
             _rawRate = busy ? rawRate : double.NaN;
             // The window the probe started in was partly the choice before it; the second was the probe's alone.
             bool probed = _probeWindows > 0 && --_probeWindows == 0;
-            if (probed && _probeKind == ProbeKind.Cheaper)
+            if (probed && !_probeUpward)
             {
                 (_probed, _probedAt) = (_rawRate, now);
             }
@@ -339,13 +334,9 @@ internal sealed partial class LinkEstimator
             _messageRate = busy && messages >= CarriedRate.MinMessages ? messageRate : double.NaN;
             UpdateFull(busy, messageRate, now);
             _carried.Window(_sendRate, messages, _full, cpuBusy, peersFull, now);
-            if (probed && _probeKind == ProbeKind.Dearer)
+            if (probed && _probeUpward)
             {
                 UpwardProbeEnded(now);
-            }
-            else if (probed && _probeKind == ProbeKind.Raw)
-            {
-                RawProbeEnded(now);
             }
             else if (probed && LinkBoundProbe())
             {

@@ -51,7 +51,6 @@ internal sealed record ClosedLoopService
         double serverFree = start;
         double linkFree = start;
         var late = new List<CompressionChoice>();
-        var probed = new SortedSet<string>(StringComparer.Ordinal);
         while (true)
         {
             // The next event: a request arrives (the service reads it at once, as a connection's pump does), or the
@@ -82,11 +81,6 @@ internal sealed record ClosedLoopService
             serverFree = Seconds(env);
             policy.Sent(choice, outcome);
             RoundTripClock.ForReply(writers[answered], Paired ? request : null)!.Sent(outcome.WireLength, Length);
-            if (choice.Reason == CompressionDecisionReason.CapacityProbe)
-            {
-                probed.Add(PolicyWorld.Name(choice));
-            }
-
             if (serverFree - start > 40)
             {
                 late.Add(choice);
@@ -98,16 +92,13 @@ internal sealed record ClosedLoopService
         }
 
         double estimate = policy.Link.Estimate(env.Timestamp, out string source);
-        return new Result(estimate, source, policy.Link.InFlight, late, probed);
+        return new Result(estimate, source, policy.Link.InFlight, late);
     }
 
     private static double Seconds(FakeEnvironment env) => env.Timestamp / (double)Stopwatch.Frequency;
 
-    /// <summary>
-    /// The service's link estimate and its source, the calls in flight it measured, its last 20 s of choices, and the
-    /// steps its capacity probes held over the whole run.
-    /// </summary>
-    public sealed record Result(double Estimate, string Source, double InFlight, List<CompressionChoice> LateChoices, IReadOnlySet<string> Probed)
+    /// <summary>The service's link estimate and its source, the calls in flight it measured, and its last 20 s of choices.</summary>
+    public sealed record Result(double Estimate, string Source, double InFlight, List<CompressionChoice> LateChoices)
     {
         /// <summary>The names of the model's own choices (not exploration) of the last 20 s.</summary>
         public IEnumerable<string> ModelChoices =>

@@ -112,10 +112,10 @@ public sealed partial class LinkEstimatorTests
         var link = new LinkEstimator(1e5, measure: true, now: 0);
         long t = SendAt(link, 0, 3 * Second, perSecond: 500, wire: 20_000);
         AssertBusyEstimate(link, t, 50e6, "cpu_bound");
-        Assert.True(link.ProbeDue(t, ProbeKind.Dearer));
-        Assert.Equal(2, link.Probe(t, 2, ProbeKind.Dearer));
+        Assert.True(link.UpwardProbeDue(t));
+        Assert.Equal(2, link.Probe(t, 2, upward: true));
         long started = t;
-        for (; link.Probe(t, 2, ProbeKind.Dearer) == 2; t += Second / probeReplies)
+        for (; link.Probe(t, 2, upward: true) == 2; t += Second / probeReplies)
         {
             link.OnSent(12_000, t, 100_000, cpuBusy: true);
             Assert.True(t - started < 3 * Second, "the probe never ended");
@@ -132,55 +132,12 @@ public sealed partial class LinkEstimatorTests
 
         // Backed off: 10 s after the failed probe started a downward one starts, an upward one only after 20 s.
         t = SendAt(link, t, started + (10 * Second) - t, perSecond: 500, wire: 20_000);
-        Assert.False(link.ProbeDue(t, ProbeKind.Dearer));
-        Assert.Equal(-1, link.Probe(t, 2, ProbeKind.Dearer));
+        Assert.False(link.UpwardProbeDue(t));
+        Assert.Equal(-1, link.Probe(t, 2, upward: true));
         Assert.Equal(1, link.Probe(t, 1));
         t = SendAt(link, t, started + (21 * Second) - t, perSecond: 500, wire: 20_000);
         Assert.Equal(-1, link.ProbeHeld);
-        Assert.True(link.ProbeDue(t, ProbeKind.Dearer));
-    }
-
-    /// <summary>
-    /// LZ4 barely compressing at a busy CPU: 500 replies a second of 100 KB, 92 KB on the wire, 50 MB/s raw, the
-    /// <c>cpu_bound</c> estimate. A raw probe, due only after two busy windows in a row, sends <paramref name="probeReplies"/>
-    /// a second: more than LZ4 makes raw the faster choice for a minute, and the estimate stays <c>cpu_bound</c> while
-    /// raw is sent (its raw rate is its send rate); fewer leaves no verdict and doubles the next raw probe's interval.
-    /// </summary>
-    [Theory]
-    [InlineData(520, true)]
-    [InlineData(480, false)]
-    public void A_raw_probe_that_sends_more_messages_than_the_cheapest_codec_makes_raw_the_choice_for_a_minute(int probeReplies, bool wins)
-    {
-        var link = new LinkEstimator(1e5, measure: true, now: 0);
-        long t = SendAt(link, 0, Second + 1, perSecond: 500, wire: 92_000);
-        Assert.False(link.ProbeDue(t, ProbeKind.Raw)); // one window: nothing steady to judge a probe against
-        t = SendAt(link, t, Second, perSecond: 500, wire: 92_000);
-        AssertBusyEstimate(link, t, 50e6, "cpu_bound");
-        Assert.True(link.ProbeDue(t, ProbeKind.Raw));
-        Assert.Equal(0, link.Probe(t, 0, ProbeKind.Raw));
-        long started = t;
-        for (; link.Probe(t, 0, ProbeKind.Raw) == 0; t += Second / probeReplies)
-        {
-            link.OnSent(100_000, t, 100_000, cpuBusy: true);
-            Assert.True(t - started < 3 * Second, "the probe never ended");
-        }
-
-        Assert.Equal(wins, link.RawWins(t));
-        if (wins)
-        {
-            t = SendAt(link, t, 5 * Second, perSecond: probeReplies, wire: 100_000);
-            AssertBusyEstimate(link, t, 52e6, "cpu_bound");
-            t = SendAt(link, t, started + (62 * Second) - t, perSecond: probeReplies, wire: 100_000);
-            Assert.False(link.RawWins(t));
-            Assert.InRange(link.Estimate(t, out string source, cpuBusy: true), 51e6, 53e6);
-            Assert.Equal("send_rate", source);
-            return;
-        }
-
-        t = SendAt(link, t, started + (11 * Second) - t, perSecond: 500, wire: 92_000);
-        Assert.False(link.ProbeDue(t, ProbeKind.Raw));
-        t = SendAt(link, t, started + (21 * Second) - t, perSecond: 500, wire: 92_000);
-        Assert.True(link.ProbeDue(t, ProbeKind.Raw));
+        Assert.True(link.UpwardProbeDue(t));
     }
 
     /// <summary>Replies of 100 KB, <paramref name="wire"/> bytes on the wire, <paramref name="perSecond"/> a second with the CPU busy for <paramref name="ticks"/>; the time after.</summary>
