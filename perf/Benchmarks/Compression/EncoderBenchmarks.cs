@@ -14,7 +14,8 @@ namespace Surrogate.Perf.Benchmarks.Compression;
 /// reads the reply and its body. What the adaptive encoder costs per call beside a fixed one that sends the same
 /// bytes: raw replies (in process the round trips the adaptive policy times say the link is fast, so it sends raw;
 /// the setup checks that it does) against the fixed policy below its floor, with and without the decision log the
-/// harness gives it; and LZ4 replies read by an adaptive caller against a fixed one.
+/// harness gives it, and the binary encoders with no frame around them (what the raw frame costs); and LZ4 replies
+/// read by an adaptive caller against a fixed one.
 /// </summary>
 [MemoryDiagnoser]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
@@ -28,6 +29,7 @@ public class EncoderBenchmarks
 
     private readonly string _reply = BenchText.Orders(16 * 1024);
     private readonly BufferManager _buffers = BufferManager.CreateBufferManager(1 << 24, 1 << 22);
+    private Pair _binary = null!;
     private Pair _fixedRaw = null!;
     private Pair _adaptive = null!;
     private Pair _adaptiveLogged = null!;
@@ -39,6 +41,7 @@ public class EncoderBenchmarks
     {
         var lz4 = CompressionOptions.Default with { Codec = CompressionCodec.Lz4 };
         var adaptive = CompressionOptions.Adaptive;
+        _binary = new Pair(null, null);
         _fixedRaw = new Pair(lz4 with { MinMessageSize = int.MaxValue }, lz4 with { MinMessageSize = int.MaxValue });
         _adaptive = new Pair(adaptive, adaptive);
         _adaptiveLogged = new Pair(adaptive, adaptive with { DecisionLog = new CompressionDecisionLog(1 << 18) });
@@ -57,6 +60,9 @@ public class EncoderBenchmarks
             }
         }
     }
+
+    [Benchmark, BenchmarkCategory(Raw)]
+    public int Binary_alone() => Call(_binary);
 
     [Benchmark(Baseline = true), BenchmarkCategory(Raw)]
     public int Fixed_below_floor() => Call(_fixedRaw);
@@ -94,17 +100,17 @@ public class EncoderBenchmarks
         return codec;
     }
 
-    /// <summary>A caller's and a service's binary session encoder, each wrapped with its options.</summary>
-    private sealed class Pair(CompressionOptions caller, CompressionOptions service)
+    /// <summary>A caller's and a service's binary session encoder, each wrapped with its options (null: not wrapped).</summary>
+    private sealed class Pair(CompressionOptions? caller, CompressionOptions? service)
     {
         public MessageEncoder Client { get; } = Encoder(caller);
 
         public MessageEncoder Service { get; } = Encoder(service);
 
-        private static MessageEncoder Encoder(CompressionOptions options)
+        private static MessageEncoder Encoder(CompressionOptions? options)
         {
             var inner = new BinaryMessageEncodingBindingElement { ReaderQuotas = XmlDictionaryReaderQuotas.Max };
-            var element = new CompressingEncodingBindingElement(inner, CompressionSettings.From(options, int.MaxValue));
+            MessageEncodingBindingElement element = options is null ? inner : new CompressingEncodingBindingElement(inner, CompressionSettings.From(options, int.MaxValue));
             return element.CreateMessageEncoderFactory().CreateSessionEncoder();
         }
     }
