@@ -24,6 +24,15 @@ internal static class BufferedFrames
     /// buffer is returned to the pool unless the frame is in it. <paramref name="localPeer"/>: the peer is on this machine.
     /// </summary>
     public static ArraySegment<byte> Encode<TPool>(TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings, string? action = null, bool localPeer = false)
+        where TPool : IBufferPool => Encode(pool, message, messageOffset, settings, action, localPeer, out _);
+
+    /// <summary>
+    /// As <see cref="Encode{TPool}(TPool, ArraySegment{byte}, int, CompressionSettings, string?, bool)"/>, with the
+    /// policy's choice in <paramref name="sent"/> where the message went as chosen (default where a codec's result
+    /// went raw): a round trip's time is that choice's (<see cref="RoundTripClock"/>).
+    /// </summary>
+    public static ArraySegment<byte> Encode<TPool>(
+        TPool pool, ArraySegment<byte> message, int messageOffset, CompressionSettings settings, string? action, bool localPeer, out CompressionChoice sent)
         where TPool : IBufferPool
     {
         CompressionChoice choice = settings.Choose(action, message, message.Count, localPeer);
@@ -55,6 +64,7 @@ internal static class BufferedFrames
                     scratch.AsSpan(0, written).CopyTo(header[Reserve..]);
                     var frame = new ArraySegment<byte>(output, messageOffset, Reserve + written);
                     settings.ReportSent(choice, new CompressionOutcome(true, chosen, choice.Level, message.Count, frame.Count, CompressionSettings.CodecTime(timed) - started));
+                    sent = choice;
                     return frame;
                 }
             }
@@ -66,6 +76,7 @@ internal static class BufferedFrames
 
         ArraySegment<byte> raw = FrameRaw(pool, message, messageOffset);
         settings.ReportSent(choice, new CompressionOutcome(true, null, 0, message.Count, raw.Count, CompressionSettings.CodecTime(timed) - started));
+        sent = choice.Codec is null ? choice : default;
         return raw;
     }
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Surrogate.Compression.Framing;
 
 namespace Surrogate.Compression.Policies;
@@ -7,7 +8,8 @@ namespace Surrogate.Compression.Policies;
 /// Chooses raw or a codec and level per message with the model of docs/compression.md ("The adaptive encoder"): for
 /// each step of the ladder, the time per message at the bottleneck (throughput: CPU time over cores and wire bytes
 /// over the link rate, two stations in series, <see cref="Stations"/>) or the time of one message (latency:
-/// compressing, slowed by CPU load, the wire bytes at the link rate, and decompressing at the codec's own speed),
+/// compressing, slowed by CPU load, the wire bytes at the link rate, and decompressing at the codec's own speed, plus
+/// or, for a step whose recent calls were measured one at a time, their time beyond that CPU, <see cref="MeasuredLatency"/>),
 /// from estimates per key (action and size class); a step a key never tried takes a ratio scaled by the priors from
 /// the key's nearest measured steps (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A
 /// share of messages and every key at least every 5 s try a neighbouring step, two messages in a row of which only
@@ -34,6 +36,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
     private readonly long _timingTicks = (long)(TimingInterval.TotalSeconds * Stopwatch.Frequency);
     private long _keysCreated;
     private long _decodeTimedAt = long.MinValue;
+    private readonly StrongBox<long> _clockEvents = new();
 
     public AdaptivePolicy(AdaptiveSettings settings, IPolicyEnvironment env)
         : base(settings.Log)
@@ -90,12 +93,19 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         double cpuShare;
         bool heldBack;
         bool timed;
+        bool warm;
+        double latencyCpu;
         lock (key.Gate)
         {
             key.Messages++;
             // Every step's ratio once per decision: predicting an unmeasured one reads the key's other steps.
             Span<double> ratios = stackalloc double[_arms.Length];
             RatioPrediction.All(_arms, key.Estimates, ratios);
+            if (goal == CompressionGoal.Latency)
+            {
+                PrepareMeasuredLatency(key, model, ratios);
+            }
+
             int best = Best(key, model, ratios, _arms.Length - 1);
             heldBack = best > cap;
             chosen = heldBack ? Best(key, model, ratios, cap) : best;
@@ -127,13 +137,15 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
 
             // A step the key's previous message did not use runs on cold caches (zstd's first use creates its
             // context): that time is not what the step costs when chosen, so explorations come in pairs.
-            timed = key.Estimates.TakeTiming(chosen, warm: chosen == key.LastStep, now, _timingTicks);
+            warm = chosen == key.LastStep;
+            timed = key.Estimates.TakeTiming(chosen, warm, now, _timingTicks);
             key.LastStep = chosen;
 
             key.Estimates.LastTried[chosen] = now;
             predicted = ratios[chosen];
             (double Cpu, double Wire) times = Times(key, model, ratios, chosen);
             rate = 1 / Cost(key, model, chosen, times, predicted);
+            latencyCpu = goal == CompressionGoal.Latency ? LatencyCpu(key, model, chosen, predicted) : double.NaN;
             rawRate = 1 / Cost(key, model, ratios, 0);
             cpuShare = CpuShare(model, times);
             firstLook = !key.Checked;
@@ -148,7 +160,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         Arm arm = _arms[chosen];
         if (arm.Codec is not { } codec)
         {
-            return new CompressionChoice(null, 0, reason, action, 1, key, chosen, 1, link, model.Utilization, goal, source, rate, rawRate);
+            return new CompressionChoice(null, 0, reason, action, 1, key, chosen, 1, link, model.Utilization, goal, source, rate, rawRate, false, warm, latencyCpu);
         }
 
         bool check = firstLook || !arm.EarlyAbort;
@@ -164,7 +176,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         }
 
         double gate = Math.Max(_settings.MinSaving, goal == CompressionGoal.Latency ? link * DecodeSecondsPerByte(codec, predicted) : 0);
-        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate, timed);
+        return new CompressionChoice(codec, arm.Level, reason, action, 1 - gate, key, chosen, predicted, link, model.Utilization, goal, source, rate, rawRate, timed, warm, latencyCpu);
     }
 
     public override bool RawToLocalPeers => _settings.MeasureLink && _settings.RawToLocalPeers;
@@ -246,7 +258,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         return (last == long.MinValue || now - last >= _timingTicks) && Interlocked.CompareExchange(ref _decodeTimedAt, now, last) == last;
     }
 
-    public override RoundTripClock? CreateClock() => _settings.MeasureLink ? new RoundTripClock(Link, _env) : null;
+    public override RoundTripClock? CreateClock() => _settings.MeasureLink ? new RoundTripClock(Link, _env, Cycle, _clockEvents) : null;
 
     public override void TransportWrite(int bytes, long ticks) => Link.OnBlockedWrite(bytes, ticks, _env.Timestamp);
 
@@ -306,17 +318,8 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
     private double Cost(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int step) => Cost(key, model, step, Times(key, model, ratios, step), ratios[step]);
 
     /// <summary>The cost of <paramref name="step"/> from its <see cref="Times"/> and predicted <paramref name="ratio"/>.</summary>
-    private double Cost(AdaptiveKey key, in AdaptiveModel model, int step, (double Cpu, double Wire) times, double ratio)
-    {
-        (double cpu, double wire) = times;
-        if (model.Goal != CompressionGoal.Latency)
-        {
-            return Stations(cpu, wire);
-        }
-
-        return _arms[step].Codec is not { } codec ? wire
-            : (model.Length * TimeOf(key, step) / Math.Max(0.1, 1 - model.Utilization)) + wire + (model.Length * DecodeSecondsPerByte(codec, ratio));
-    }
+    private double Cost(AdaptiveKey key, in AdaptiveModel model, int step, (double Cpu, double Wire) times, double ratio) =>
+        model.Goal != CompressionGoal.Latency ? Stations(times.Cpu, times.Wire) : Latency(key, model, step, times.Wire, ratio);
 
     /// <summary>
     /// Seconds per message of a closed loop of callers through the CPU and then the link: the 4-norm of the two times,

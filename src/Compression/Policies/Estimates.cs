@@ -119,6 +119,9 @@ internal sealed class AdaptiveKey(string action, int sizeClass, int steps, long 
 
     public Estimates Estimates { get; } = new(steps, now);
 
+    /// <summary>How far the latency model was off for each step, from the calls' measured cycles.</summary>
+    public MeasuredLatency Latency { get; } = new(steps);
+
     /// <summary>The step the key's next message takes (the second of an exploration's pair), or -1.</summary>
     public int Repeat { get; set; } = -1;
 

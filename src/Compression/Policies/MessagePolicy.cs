@@ -78,6 +78,9 @@ internal sealed class FixedPolicy(CompressionCodec codec, int level, Compression
 /// <param name="RawPredictedRate">The same for raw.</param>
 /// <param name="Timed">The encoder reads <see cref="Framing.CodecClock"/> around the codec: the adaptive policy times this message
 /// (<see cref="AdaptivePolicy.TimingInterval"/>).</param>
+/// <param name="Warm">The key's previous message took the same step: its call's time is the step's, not a cold cache's.</param>
+/// <param name="LatencyCpu">The latency model's CPU seconds for the chosen step (compressing under the load, and
+/// decoding), which a measured call's cycle is taken beyond (<see cref="MeasuredLatency"/>); NaN outside the latency model.</param>
 internal readonly record struct CompressionChoice(
     CompressionCodec? Codec,
     int Level,
@@ -93,7 +96,9 @@ internal readonly record struct CompressionChoice(
     string? LinkSource = null,
     double PredictedRate = double.NaN,
     double RawPredictedRate = double.NaN,
-    bool Timed = false)
+    bool Timed = false,
+    bool Warm = false,
+    double LatencyCpu = double.NaN)
 {
     public static CompressionChoice BelowFloor { get; } = new(null, 0, CompressionDecisionReason.BelowFloor, null);
 

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Surrogate.Compression.Policies;
 
 /// <summary>
@@ -13,8 +15,17 @@ namespace Surrogate.Compression.Policies;
 /// puts its clock on each message it reads (<see cref="Tag"/>), and the writing one times its reply on the clock of
 /// the request it answers (<see cref="ForReply"/>), which is the connection's.
 /// </para>
+/// <para>
+/// A send that answered a receive also ends a call's cycle at the next receive: from the request the reply answered
+/// to the caller's next request, everything one call took with the reply's step (the service's work and codec, the
+/// link, the caller's decoding and its next request). The policy learns from it how far its latency model is off for
+/// that step (<paramref name="cycle"/>, with the choice the send went out as), where no other session of the policy
+/// received or sent between the call's request and its reply (<paramref name="events"/>, the policy's count of both):
+/// a call that overlapped others waited behind their work too.
+/// </para>
 /// </summary>
-internal sealed class RoundTripClock(LinkEstimator link, IPolicyEnvironment env)
+internal sealed class RoundTripClock(
+    LinkEstimator link, IPolicyEnvironment env, Action<CompressionChoice, long>? cycle = null, StrongBox<long>? events = null)
 {
     /// <summary>The message property that carries the reading encoder's clock.</summary>
     public const string PropertyName = "Surrogate.Compression.RoundTripClock";
@@ -26,13 +37,23 @@ internal sealed class RoundTripClock(LinkEstimator link, IPolicyEnvironment env)
     private long _sentAt;
     private long _sentWire;
     private long _sentLength;
+    private long _receivedAt;
+    private long _answeredAt = -1;
+    private CompressionChoice _sentAs;
+    private long _receivedEvent;
 
-    /// <summary>A message of <paramref name="length"/> bytes went out in a frame of <paramref name="wire"/>.</summary>
-    public void Sent(long wire, long length)
+    /// <summary>
+    /// A message of <paramref name="length"/> bytes went out in a frame of <paramref name="wire"/>, as
+    /// <paramref name="sentAs"/> chose (default: not as a policy chose it).
+    /// </summary>
+    public void Sent(long wire, long length, in CompressionChoice sentAs = default)
     {
         long now = env.Timestamp;
         lock (_gate)
         {
+            bool alone = events is null || Interlocked.Increment(ref events.Value) == _receivedEvent + 1;
+            _answeredAt = _receivedSinceSend == 1 && alone ? _receivedAt : -1;
+            _sentAs = sentAs;
             _armed = _receivedSinceSend == 1 || (!_sentBefore && _receivedSinceSend == 0);
             _sentBefore = true;
             _receivedSinceSend = 0;
@@ -50,10 +71,14 @@ internal sealed class RoundTripClock(LinkEstimator link, IPolicyEnvironment env)
         long gap;
         long wireBytes;
         long lengthBytes;
+        long answered;
+        CompressionChoice sentAs;
         lock (_gate)
         {
+            _receivedEvent = events is null ? 0 : Interlocked.Increment(ref events.Value);
             bool timed = _lastWasSend && _armed;
             _receivedSinceSend++;
+            _receivedAt = now;
             _lastWasSend = false;
             _armed = false;
             if (!timed)
@@ -64,9 +89,14 @@ internal sealed class RoundTripClock(LinkEstimator link, IPolicyEnvironment env)
             gap = now - _sentAt;
             wireBytes = _sentWire + wire;
             lengthBytes = _sentLength + length;
+            (answered, sentAs) = (_answeredAt, _sentAs);
         }
 
         link.OnRoundTrip(gap, wireBytes, lengthBytes, now);
+        if (cycle is not null && answered >= 0 && sentAs.Key is not null)
+        {
+            cycle(sentAs, now - answered);
+        }
     }
 
     /// <summary>Puts this clock on a message read through it, so the reply to it is timed here.</summary>

@@ -45,7 +45,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
         bool localPeer = LocalPeer(message);
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
         int length = encoded.Count;
-        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer);
+        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer, out CompressionChoice sent);
         if (frame.Count > maxMessageSize - (frame.Offset - messageOffset))
         {
             bufferManager.ReturnBuffer(frame.Array!);
@@ -55,7 +55,7 @@ internal sealed class CompressingMessageEncoder(MessageEncoder inner, Compressio
         // Round trips with a peer on this machine time memory, not the link (the next receive is not timed either).
         if (!localPeer)
         {
-            clock?.Sent(frame.Count, length);
+            clock?.Sent(frame.Count, length, sent);
         }
 
         return frame;

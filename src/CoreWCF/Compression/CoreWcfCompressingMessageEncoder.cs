@@ -62,7 +62,7 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
         bool localPeer = LocalPeer();
         ArraySegment<byte> encoded = inner.WriteMessage(message, settings.MaxDecompressedSize, bufferManager, messageOffset + BufferedFrames.Reserve);
         int length = encoded.Count;
-        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer);
+        ArraySegment<byte> frame = BufferedFrames.Encode(new Buffers(bufferManager), encoded, messageOffset, settings, action, localPeer, out CompressionChoice sent);
         if (frame.Count > maxMessageSize - (frame.Offset - messageOffset))
         {
             bufferManager.ReturnBuffer(frame.Array!);
@@ -73,7 +73,7 @@ internal sealed class CoreWcfCompressingMessageEncoder(MessageEncoder inner, Com
         // Round trips with a peer on this machine time memory, not the link.
         if (!localPeer)
         {
-            RoundTripClock.ForReply(clock, clock is null ? null : OperationContext.Current?.IncomingMessageProperties)?.Sent(frame.Count, length);
+            RoundTripClock.ForReply(clock, clock is null ? null : OperationContext.Current?.IncomingMessageProperties)?.Sent(frame.Count, length, sent);
         }
 
         return frame;

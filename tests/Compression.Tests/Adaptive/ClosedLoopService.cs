@@ -9,8 +9,11 @@ namespace Surrogate.Compression.Tests.Adaptive;
 /// through another (as CoreWCF's net.tcp does), answering closed-loop clients over one shaped link: each request
 /// reaches the service, which works <see cref="WorkSeconds"/> (serially) and compresses (its cores share the codec
 /// time: the clock moves by codec time ÷ <see cref="Cores"/>); the replies queue on the link (FIFO); a client reads its
-/// reply in 1 ms, waits <see cref="ThinkSeconds"/> and sends its next request (200 bytes). The service reads a request
-/// when it arrives and answers the requests it has read in order (its own work queues them, not the link).
+/// reply in <see cref="ReadSeconds"/>, waits <see cref="ThinkSeconds"/> and sends its next request (200 bytes). The service reads a request
+/// when it arrives and answers the requests it has read in order (its own work queues them, not the link). With
+/// <see cref="BucketBytes"/> the link is a token bucket (as tc's tbf shapes the benchmark's links) instead of a wire
+/// that sends one byte after another: a reply leaves at once while the bucket holds its bytes, tokens come back at the
+/// link's rate while the service works and the client reads, and a reply the bucket cannot cover waits for the rest.
 /// </summary>
 internal sealed record ClosedLoopService
 {
@@ -25,6 +28,12 @@ internal sealed record ClosedLoopService
     public double WorkSeconds { get; init; }
 
     public int Cores { get; init; } = 1;
+
+    /// <summary>The time a client takes to read its reply.</summary>
+    public double ReadSeconds { get; init; } = 0.001;
+
+    /// <summary>The token bucket's depth in bytes; 0 for a wire that sends at the link rate.</summary>
+    public double BucketBytes { get; init; }
 
     /// <summary>Whether a reply is timed on the clock of the request it answers (false: CoreWCF before the fix).</summary>
     public bool Paired { get; init; } = true;
@@ -50,6 +59,8 @@ internal sealed record ClosedLoopService
         var waiting = new Queue<(int Client, double Arrived, Dictionary<string, object> Request)>();
         double serverFree = start;
         double linkFree = start;
+        double tokens = BucketBytes;
+        double tokensAt = start;
         var late = new List<CompressionChoice>();
         while (true)
         {
@@ -80,19 +91,52 @@ internal sealed record ClosedLoopService
             env.Advance(outcome.ElapsedTicks / (double)Stopwatch.Frequency / Cores);
             serverFree = Seconds(env);
             policy.Sent(choice, outcome);
-            RoundTripClock.ForReply(writers[answered], Paired ? request : null)!.Sent(outcome.WireLength, Length);
+            RoundTripClock.ForReply(writers[answered], Paired ? request : null)!.Sent(outcome.WireLength, Length, PolicyWorld.AsSent(choice, outcome));
             if (serverFree - start > 40)
             {
                 late.Add(choice);
             }
 
             double sent = Math.Max(serverFree, linkFree);
-            linkFree = sent + (outcome.WireLength / rate);
-            arrives[answered] = linkFree + 0.001 + ThinkSeconds + (200 / rate);
+            if (BucketBytes > 0)
+            {
+                // Tokens build up until the reply is handed over; what they do not cover leaves at the link's rate.
+                tokens = Math.Min(BucketBytes, tokens + ((sent - tokensAt) * rate));
+                double wait = Math.Max(0, (outcome.WireLength - tokens) / rate);
+                (tokens, tokensAt, linkFree) = (Math.Max(0, tokens - outcome.WireLength), sent + wait, sent + wait);
+            }
+            else
+            {
+                linkFree = sent + (outcome.WireLength / rate);
+            }
+
+            arrives[answered] = linkFree + ReadSeconds + ThinkSeconds + (200 / rate);
         }
 
         double estimate = policy.Link.Estimate(env.Timestamp, out string source);
         return new Result(estimate, source, policy.Link.InFlight, late);
+    }
+
+    /// <summary>
+    /// One client's steady time per call with every reply at <paramref name="arm"/>: the rest of the call (the
+    /// service's work and codec, the client's reading and thinking and its request) and the reply's wire time after
+    /// it on a wire; in a bucket, the wait for what the tokens that came back during the rest do not cover.
+    /// </summary>
+    public double OneClientCycle(Arm arm)
+    {
+        double rate = LinkBitsPerSecond / 8;
+        (double wire, double codec) = arm.Codec is { } c
+            ? ((Length * Behaviour(c, arm.Level).Ratio) + 15, Length * Behaviour(c, arm.Level).SecondsPerByte / Cores)
+            : (Length + 11, 0);
+        double rest = WorkSeconds + codec + ReadSeconds + ThinkSeconds + (200 / rate);
+        return BucketBytes > 0 ? rest + (Math.Max(0, wire - Math.Min(BucketBytes, rest * rate)) / rate) : rest + (wire / rate);
+    }
+
+    /// <summary>The step of the default ladder with the shortest <see cref="OneClientCycle"/>, by name.</summary>
+    public string OneClientFastest()
+    {
+        Arm fastest = ArmLadder.Build(CompressionOptions.Adaptive.AdaptiveCodecs).MinBy(OneClientCycle)!;
+        return PolicyWorld.Name(fastest.Codec, fastest.Level);
     }
 
     private static double Seconds(FakeEnvironment env) => env.Timestamp / (double)Stopwatch.Frequency;

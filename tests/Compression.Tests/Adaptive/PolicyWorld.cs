@@ -91,7 +91,7 @@ internal sealed class PolicyWorld
         Policy.Sent(choice, outcome);
         if (_clock is not null)
         {
-            _clock.Sent(outcome.WireLength, length);
+            _clock.Sent(outcome.WireLength, length, AsSent(choice, outcome));
             double gap = (outcome.WireLength / LinkBytesPerSecond) + (length * PeerSecondsPerByte) + PeerFixedSeconds + (200 / LinkBytesPerSecond);
             Env.Advance(gap * (1 + (Noise * ((2 * _noise.NextDouble()) - 1))));
             _clock.Received(200, 189);
@@ -168,6 +168,10 @@ internal sealed class PolicyWorld
         new(new AdaptiveSettings(
             ArmLadder.Build(codecs ?? CompressionOptions.Adaptive.AdaptiveCodecs), goal, exploration, linkBitsPerSecond / 8,
             measureLink, 0.03, cpuHigh, 0.60, log), env);
+
+    /// <summary>The choice a message went out as, as the encoders tell their clock: default where a codec's result went raw.</summary>
+    public static CompressionChoice AsSent(in CompressionChoice choice, in CompressionOutcome outcome) =>
+        outcome.Codec == choice.Codec ? choice : default;
 
     /// <summary>The name of a choice, e.g. "raw", "lz4-0", "zstd-3".</summary>
     public static string Name(CompressionCodec? codec, int level) => codec is null ? "raw" : $"{codec.Value.ToString().ToLowerInvariant()}-{level}";
