@@ -8,8 +8,9 @@ namespace Surrogate.Compression.Policies;
 /// Chooses raw or a codec and level per message with the model of docs/compression.md ("The adaptive encoder"): for
 /// each step of the ladder, the time per message at the bottleneck (throughput: CPU time over cores and wire bytes
 /// over the link rate, two stations in series, <see cref="Stations"/>) or the time of one message (latency:
-/// compressing, slowed by CPU load, the wire bytes at the link rate, and decompressing at the codec's own speed, plus
-/// or, for a step whose recent calls were measured one at a time, their time beyond that CPU, <see cref="MeasuredLatency"/>),
+/// compressing, slowed by CPU load, the wire bytes at the link rate, and decompressing at the codec's own speed; for a
+/// step whose recent calls were measured one at a time, what they took beyond that CPU replaces the wire time,
+/// <see cref="MeasuredLatency"/>),
 /// from estimates per key (action and size class); a step a key never tried takes a ratio scaled by the priors from
 /// the key's nearest measured steps (<see cref="RatioPrediction"/>) and the policy-wide speed (else the prior). A
 /// share of messages and every key at least every 5 s try a neighbouring step, two messages in a row of which only

@@ -3,24 +3,26 @@ namespace Surrogate.Compression.Policies;
 /// <summary>
 /// For one key, what each ladder step's calls took beyond the CPU time the latency model gives the step (compressing,
 /// slowed by the load, and decoding): the median of the last <see cref="Samples"/> measured cycles
-/// (<see cref="RoundTripClock"/>) less that time. For a step with <see cref="Needed"/> of them, the model's time is its CPU time now plus that median, which replaces the wire time: what the
-/// link did to such calls, measured, and not the link estimate's bytes a second. On a rate-limited link with one
-/// caller (100 Mbit/s, one client, medium 16 KB) the limiter's tokens build up while the service compresses, so a
-/// call took the larger of its wire time and its CPU time, not their sum: the model, which adds them, chose LZ4 where
-/// zstd 1 and 3 answered 10% faster (README). A step without them takes what a line through the measured steps gives
-/// for its modelled wire time (<see cref="Shared"/>), so that the part all steps share (the service's own work, the
-/// caller's next request) does not make it look cheaper than the measured ones, nor a misread link dearer.
+/// (<see cref="RoundTripClock"/>) less that time. For a step with <see cref="Needed"/> of them, the model's time is its
+/// CPU time now plus that median, which replaces the wire time: what the link did to such calls, measured, not the link
+/// estimate's bytes a second. On a rate-limited link with one caller (100 Mbit/s, one client, medium 16 KB) the
+/// limiter's tokens build up while the service compresses, so a call took the larger of its wire time and its CPU
+/// time, not their sum: the model, which adds them, chose LZ4 where zstd 1 and 3 answered 10% faster
+/// (docs/compression.md, "Measured calls in the latency model"). A step without them takes what a line through the
+/// measured steps gives for its modelled wire time (<see cref="Shared"/>), so that the part all steps share (the
+/// service's own work, the caller's next request) does not make it look cheaper than the measured ones, nor a misread
+/// link dearer.
 /// <para>
 /// Only warm calls count (the first of an exploration's pair runs on cold caches), and only while calls do not
 /// overlap (<see cref="SerialUpTo"/>; the clock also leaves out a call in which another session received or sent):
 /// with several in flight a call's cycle is mostly its wait behind the others, and the time a dearer step costs them
 /// is not in it (four callers of a service with 20 ms of serial work a reply: their cycles made zstd look as cheap as
-/// LZ4). A step whose calls came out half (and at least 50 µs) above or below its median
-/// <see cref="ChangeAfter"/> times in a row forgets its calls but those; where it is the model's choice, which carries
-/// the traffic, the link or the load changed, and the other steps' calls are forgotten too (an explored step's warm
-/// call follows a cold one, on a rate-limited link with fewer tokens left, and its surprises say less). The round-trip fit's changes of link would not do: switching steps on a rate-limited link moves
-/// the round trips the way a new link does, and forgetting at each switch kept the measured steps unknown. Not
-/// thread-safe: the policy calls it under the key's lock.
+/// LZ4). A step whose calls came out half (and at least 50 µs) above or below its median <see cref="ChangeAfter"/>
+/// times in a row forgets its calls but those; where it is the model's choice, which carries the traffic, the link or
+/// the load changed, and the other steps' calls are forgotten too (an explored step's warm call follows a cold one,
+/// on a rate-limited link with fewer tokens left, and its surprises say less). The round-trip fit's changes of link
+/// would not do: switching steps on a rate-limited link moves the round trips the way a new link does, and forgetting
+/// at each switch kept the measured steps unknown. Not thread-safe: the policy calls it under the key's lock.
 /// </para>
 /// </summary>
 internal sealed class MeasuredLatency
