@@ -19,11 +19,11 @@ public sealed class MeasuredLatencyTests(ITestOutputHelper output)
     public void One_caller_on_a_token_bucket_gets_the_step_its_calls_measure_fastest()
     {
         // Medium 16 KB replies, one caller, 100 Mbit/s, the service at 35% CPU, as the grid's one-client cell. Through
-        // tc's 62 KB bucket the tokens come back while the service compresses and the client reads, so a call takes
-        // the larger of its wire time and the rest: zstd 3 (0.55 ms) beats zstd 1 (0.58) and LZ4 (0.66). On a wire
+        // tc's bucket (the grid's 6,250 B, half a millisecond of the link) the tokens come back while the service
+        // compresses and the client reads, so a call takes about the larger of its wire time and the rest: zstd 3 (0.55 ms) beats zstd 1 (0.58) and LZ4 (0.66). On a wire
         // the two add up and LZ4 is fastest (0.82 ms to zstd 1's 0.86). The model, which adds them and slows
         // compression by the load, says LZ4 in both, which through the bucket serves 0.84x of zstd 3.
-        ClosedLoopService bucket = Service(bucketBytes: 62_000);
+        ClosedLoopService bucket = Service(bucketBytes: 6_250);
         ClosedLoopService wire = Service(bucketBytes: 0);
         Assert.Equal("zstd-3", bucket.OneClientFastest());
         Assert.Equal("lz4-0", wire.OneClientFastest());
@@ -37,7 +37,8 @@ public sealed class MeasuredLatencyTests(ITestOutputHelper output)
             double served = result.LateChoices.Count / 20.0 * world.OneClientCycle(Step(fastest));
             int model = result.ModelChoices.Count();
             double share = result.ModelChoices.Count(c => c == fastest) / (double)model;
-            output.WriteLine($"{name}: {result.Summary()}; {served:F3}x of {fastest}, {share:P1} of the model's choices");
+            output.WriteLine($"{name}: {result.Summary()}; {served:F3}x of {fastest}, {share:P1} of the model's choices; a call: "
+                + string.Join(", ", new[] { "lz4-0", "zstd-1", "zstd-3" }.Select(s => $"{s} {world.OneClientCycle(Step(s)) * 1e3:F3} ms")));
             Assert.All(result.LateChoices, c => Assert.Equal(CompressionGoal.Latency, c.Goal));
             Assert.True(served >= 0.95, $"{name}: {served:F3}x of {fastest}");
             // A step it has not measured lately can look cheaper for a few calls, until they measure it.
