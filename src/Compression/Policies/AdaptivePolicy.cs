@@ -37,7 +37,6 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
     private readonly long _timingTicks = (long)(TimingInterval.TotalSeconds * Stopwatch.Frequency);
     private long _keysCreated;
     private long _decodeTimedAt = long.MinValue;
-    private readonly StrongBox<long> _clockEvents = new();
 
     public AdaptivePolicy(AdaptiveSettings settings, IPolicyEnvironment env)
         : base(settings.Log)
@@ -50,6 +49,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         Array.Fill(_decode, double.NaN);
         Cpu = new CpuMonitor(env, settings.CpuHighWatermark, settings.CpuLowWatermark, _arms.Length - 1);
         Link = new LinkEstimator(settings.LinkBytesPerSecond, settings.MeasureLink, now);
+        Overlap = new CallOverlap();
         _keys = new KeyTable<AdaptiveKey>((action, sizeClass) => new AdaptiveKey(
             action, sizeClass, _arms.Length, _env.Timestamp, settings.Seed + ((ulong)Interlocked.Increment(ref _keysCreated) * 0x9E3779B97F4A7C15)));
     }
@@ -67,6 +67,9 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
 
     public LinkEstimator Link { get; }
 
+    /// <summary>Whether this policy's calls come one at a time; a loaded process whose calls do keeps the latency goal in Auto.</summary>
+    public CallOverlap Overlap { get; }
+
     public IReadOnlyList<Arm> Arms => _arms;
 
     public override CompressionChoice Choose(string action, ReadOnlySpan<byte> sample, long length)
@@ -77,7 +80,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         double link = Link.Estimate(now, out string source, out bool capacity, Cpu.Busy, out double measured);
         CompressionMetrics.Link(link, source);
         CompressionGoal goal = _settings.Goal != CompressionGoal.Auto ? _settings.Goal
-            : Cpu.Loaded || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
+            : (Cpu.Loaded && !Overlap.Serial(now)) || Link.Full(now) ? CompressionGoal.Throughput : CompressionGoal.Latency;
         // Other processes' CPU (counted while the cores are full) slows this process's sends only where the link does
         // not pace them: on a full 100 Mbit/s link it priced DEFLATE 6 as CPU-bound and sent zstd 1 at 0.88x of it,
         // though this process's own core had room.
@@ -259,7 +262,7 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
         return (last == long.MinValue || now - last >= _timingTicks) && Interlocked.CompareExchange(ref _decodeTimedAt, now, last) == last;
     }
 
-    public override RoundTripClock? CreateClock() => _settings.MeasureLink ? new RoundTripClock(Link, _env, Cycle, _clockEvents) : null;
+    public override RoundTripClock? CreateClock() => _settings.MeasureLink ? new RoundTripClock(Link, _env, Cycle, Overlap) : null;
 
     public override void TransportWrite(int bytes, long ticks) => Link.OnBlockedWrite(bytes, ticks, _env.Timestamp);
 

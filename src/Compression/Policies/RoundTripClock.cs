@@ -1,5 +1,3 @@
-using System.Runtime.CompilerServices;
-
 namespace Surrogate.Compression.Policies;
 
 /// <summary>
@@ -20,12 +18,12 @@ namespace Surrogate.Compression.Policies;
 /// to the caller's next request, everything one call took with the reply's step (the service's work and codec, the
 /// link, the caller's decoding and its next request). The policy learns from it how far its latency model is off for
 /// that step (<paramref name="cycle"/>, with the choice the send went out as), where no other session of the policy
-/// received or sent between the call's request and its reply (<paramref name="events"/>, the policy's count of both):
-/// a call that overlapped others waited behind their work too.
+/// received or sent between the call's request and its reply (<paramref name="overlap"/>, which numbers both and
+/// counts such replies): a call that overlapped others waited behind their work too.
 /// </para>
 /// </summary>
 internal sealed class RoundTripClock(
-    LinkEstimator link, IPolicyEnvironment env, Action<CompressionChoice, long>? cycle = null, StrongBox<long>? events = null)
+    LinkEstimator link, IPolicyEnvironment env, Action<CompressionChoice, long>? cycle = null, CallOverlap? overlap = null)
 {
     /// <summary>The message property that carries the reading encoder's clock.</summary>
     public const string PropertyName = "Surrogate.Compression.RoundTripClock";
@@ -51,8 +49,13 @@ internal sealed class RoundTripClock(
         long now = env.Timestamp;
         lock (_gate)
         {
-            bool alone = events is null || Interlocked.Increment(ref events.Value) == _receivedEvent + 1;
+            bool alone = overlap is null || overlap.Next() == _receivedEvent + 1;
             _answeredAt = _receivedSinceSend == 1 && alone ? _receivedAt : -1;
+            if (_receivedSinceSend == 1)
+            {
+                overlap?.Replied(alone, now);
+            }
+
             _sentAs = sentAs;
             _armed = _receivedSinceSend == 1 || (!_sentBefore && _receivedSinceSend == 0);
             _sentBefore = true;
@@ -75,7 +78,7 @@ internal sealed class RoundTripClock(
         CompressionChoice sentAs;
         lock (_gate)
         {
-            _receivedEvent = events is null ? 0 : Interlocked.Increment(ref events.Value);
+            _receivedEvent = overlap?.Next() ?? 0;
             bool timed = _lastWasSend && _armed;
             _receivedSinceSend++;
             _receivedAt = now;

@@ -139,10 +139,10 @@ public sealed class MeasuredLatencyTests(ITestOutputHelper output)
     {
         var env = new FakeEnvironment();
         var link = new LinkEstimator(12.5e6, measure: true, env.Timestamp);
-        var events = new StrongBox<long>();
+        var overlap = new CallOverlap();
         var cycles = new List<(CompressionChoice Choice, long Ticks)>();
-        var one = new RoundTripClock(link, env, (c, t) => cycles.Add((c, t)), events);
-        var other = new RoundTripClock(link, env, (c, t) => cycles.Add((c, t)), events);
+        var one = new RoundTripClock(link, env, (c, t) => cycles.Add((c, t)), overlap);
+        var other = new RoundTripClock(link, env, (c, t) => cycles.Add((c, t)), overlap);
         var key = new object();
         var choice = new CompressionChoice(null, 0, CompressionDecisionReason.Model, "a", Key: key, Arm: 0);
 

@@ -70,6 +70,24 @@ public sealed class SharedLinkGoalTests(ITestOutputHelper output)
         Assert.All(service.LateChoices.Where(c => c.Reason != CompressionDecisionReason.Exploration), c => Assert.DoesNotContain("zstd", PolicyWorld.Name(c), StringComparison.Ordinal));
     }
 
+    [Theory]
+    [InlineData(1, CompressionGoal.Latency)]      // each reply answers its request with no other between
+    [InlineData(4, CompressionGoal.Throughput)]   // four callers overlap nearly every reply
+    public void A_loaded_service_takes_the_throughput_model_only_where_its_calls_overlap(int clients, CompressionGoal goal)
+    {
+        // 65% CPU is loaded (from 60%); 20 ms of serial work a reply keeps the link a third full at most, so only the
+        // CPU rule can take the throughput model. One caller waits for each reply whole however busy the service.
+        ClosedLoopService service = Service(clients, thinkSeconds: 0) with { WorkSeconds = 0.02, Utilization = 0.65 };
+        ClosedLoopService.Result auto = service.Run();
+        output.WriteLine(auto.Summary());
+        Assert.NotEmpty(auto.LateChoices);
+        Assert.All(auto.LateChoices, c => Assert.Equal(goal, c.Goal));
+        if (goal == CompressionGoal.Latency)
+        {
+            Assert.Equal((service with { Goal = CompressionGoal.Latency }).Run().ModelChoices, auto.ModelChoices);
+        }
+    }
+
     /// <summary>
     /// 16 KB replies that compress well, on 100 Mbit/s with enough clients to keep it full and the service at 70% CPU (above the low
     /// watermark, capacity unknown): the estimate is <c>cpu_bound</c>, the raw rate of the choice's own windows, and
