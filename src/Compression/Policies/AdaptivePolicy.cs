@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using Surrogate.Compression.Framing;
 
 namespace Surrogate.Compression.Policies;

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using Surrogate.Compression.Policies;
 using Xunit.Abstractions;
 
