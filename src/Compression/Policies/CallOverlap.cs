@@ -10,7 +10,7 @@ namespace Surrogate.Compression.Policies;
 /// <para>
 /// One caller at a time waits for each reply whole, so the latency model is right for it however busy the process:
 /// a serial call keeps the service's core as busy as the call is short, and in README's one-client grid at 4864e44 a
-/// 1 Gbit/s service at 55% CPU stayed loaded (from 60%, until below 50%) and sent zstd 3 by the throughput model where
+/// 1 Gbit/s service at 55% CPU read as loaded (from 60%, until below 50%) and sent zstd 3 by the throughput model where
 /// LZ4 answered 1.3× as many calls. Several callers that keep a loaded service busy overlap nearly every reply, and
 /// the CPU rule stands for them.
 /// </para>
