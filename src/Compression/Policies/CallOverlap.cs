@@ -31,8 +31,7 @@ internal sealed class CallOverlap
     private bool _windowStarted;
     private int _replies;
     private int _alone;
-    private long _serialAt;
-    private bool _serial;
+    private long _serialUntil = long.MinValue;
 
     /// <summary>The number of this message in the policy's sequence of receives and sends.</summary>
     public long Next() => Interlocked.Increment(ref _events);
@@ -53,13 +52,7 @@ internal sealed class CallOverlap
     }
 
     /// <summary>Whether the last full window, ended at most 2 s before <paramref name="now"/>, was serial.</summary>
-    public bool Serial(long now)
-    {
-        lock (_gate)
-        {
-            return _serial && now - _serialAt <= 2 * Second;
-        }
-    }
+    public bool Serial(long now) => now <= Volatile.Read(ref _serialUntil);
 
     private void Roll(long now)
     {
@@ -74,7 +67,8 @@ internal sealed class CallOverlap
             int alone = Interlocked.Exchange(ref _alone, 0);
             if (_windowStarted)
             {
-                (_serial, _serialAt) = (replies >= MinReplies && alone >= SerialFrom * replies, now);
+                bool serial = replies >= MinReplies && alone >= SerialFrom * replies;
+                Volatile.Write(ref _serialUntil, serial ? now + (2 * Second) : long.MinValue);
             }
 
             _windowStart = now;
