@@ -10,7 +10,8 @@ namespace Surrogate.Compression.Policies;
 /// thread pool's queue, the CPU spent per byte sent outside compression (this process's, and while the cores are full
 /// the other processes', less their decoding of what was sent), and the adaptive policy's CPU guard: a cap on
 /// the ladder step that goes down one step after pressure held for 2 s (and every 2 s while it lasts) and back up one
-/// step after 5 s in which relief held in most samples and pressure in none. Pressure is CPU at or above the high
+/// step after 5 s in which relief held in most samples and pressure in none (after 1 s of every sample at or below
+/// half the high watermark, idle). Pressure is CPU at or above the high
 /// watermark, or a thread-pool queue of 4 items per core or more that is not shrinking, while the model's choices did
 /// not plan that load; relief is CPU at or below the low watermark, the planned load, or CPU below the high watermark
 /// while the cap held back most of the model's choices, with a queue below that pressure level (a cap that held the
@@ -26,6 +27,7 @@ internal sealed class CpuMonitor
     public static readonly TimeSpan SampleInterval = TimeSpan.FromMilliseconds(250);
     public static readonly TimeSpan StepDownAfter = TimeSpan.FromSeconds(2);
     public static readonly TimeSpan StepUpAfter = TimeSpan.FromSeconds(5);
+    public static readonly TimeSpan StepUpFromIdleAfter = TimeSpan.FromSeconds(1);
 
     /// <summary>No cap: every step of the ladder is allowed.</summary>
     public const int Uncapped = int.MaxValue;
@@ -56,6 +58,7 @@ internal sealed class CpuMonitor
     private long _pressureSince = -1;
     private long _reliefSince = -1;
     private int _reliefSamples;
+    private long _idleSince = -1;
     private int _windowSamples;
     private int _cap = Uncapped;
     private int _highestChosen;
@@ -282,6 +285,11 @@ internal sealed class CpuMonitor
         long busyQueue = 4L * Math.Max(1, _env.ProcessorCount);
         bool pressure = !planned && (utilization >= _high || (queue >= busyQueue && queue >= _previousQueue));
         bool relief = (planned || utilization <= _low || (heldBack && utilization < _high)) && queue < busyQueue;
+        // Idle: relief with the CPU at or below half the high watermark, where one step up cannot reach pressure
+        // unless it doubles the CPU. A cap set by earlier load lifted one step per 5 s even here (1 Gbit/s, complex
+        // 150 KB: raw by the cap at 32% CPU for a whole cell, where LZ4 served more).
+        bool idle = relief && !pressure && utilization <= _high / 2;
+        _idleSince = idle ? (_idleSince < 0 ? now : _idleSince) : -1;
         if (pressure)
         {
             _reliefSince = -1;
@@ -300,6 +308,14 @@ internal sealed class CpuMonitor
         }
 
         _pressureSince = -1;
+        if (_idleSince >= 0 && now - _idleSince >= Ticks(StepUpFromIdleAfter) && _cap != Uncapped)
+        {
+            Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
+            _idleSince = now;
+            (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
+            return;
+        }
+
         if (_reliefSince < 0)
         {
             if (!relief)

@@ -12,7 +12,7 @@ public sealed class AdaptiveLoopTests(ITestOutputHelper output)
     private const long Message = 150_000;
 
     [Fact]
-    public void Cpu_pressure_steps_down_one_step_per_two_seconds_and_back_up_one_per_five()
+    public void Cpu_pressure_steps_down_one_step_per_two_seconds_and_back_up_one_per_five_or_one_a_second_when_idle()
     {
         var env = new FakeEnvironment();
         AdaptivePolicy policy = PolicyWorld.Adaptive(env, 1_500_000, exploration: 0);
@@ -20,12 +20,12 @@ public sealed class AdaptiveLoopTests(ITestOutputHelper output)
         Assert.Equal("zstd-9", PolicyWorld.Name(world.Send(Message, 20)[^1]));
 
         env.Utilization = 0.95;
-        List<(double Seconds, int Cap)> down = CapChanges(world, policy, seconds: 7, (choice, cap) =>
+        List<(double Seconds, int Cap)> down = CapChanges(world, policy, seconds: 11, (choice, cap) =>
             Assert.True(choice.Reason == CompressionDecisionReason.Exploration || choice.Arm <= cap, $"step {choice.Arm} above cap {cap}"));
         output.WriteLine("down: " + string.Join(", ", down.Select(d => $"{d.Cap} at {d.Seconds:F2} s")));
         // Steps down one at a time: the first after 2 s of pressure (the CPU figure is smoothed, so pressure shows
         // within about 1.5 s of the change), then one per 2 s (±1 message).
-        Assert.InRange(down.Count, 2, 3);
+        Assert.InRange(down.Count, 4, 5);
         Assert.InRange(down[0].Seconds, 2, 4);
         Assert.True(down[0].Cap < policy.Arms.Single(a => a.Codec == CompressionCodec.Zstd && a.Level == 9).Index);
         Assert.All(down.Zip(down.Skip(1)), p => Assert.Equal((p.First.Cap - 1, true), (p.Second.Cap, p.Second.Seconds - p.First.Seconds is >= 2 and < 2.5)));
@@ -38,13 +38,21 @@ public sealed class AdaptiveLoopTests(ITestOutputHelper output)
         Assert.Equal(lowest + 1, Assert.Single(first).Cap);
         Assert.InRange(first[0].Seconds, 5, 6.5);
 
-        env.Utilization = 0.3; // relief: one step up per 5 s held, until uncapped
-        List<(double Seconds, int Cap)> up = CapChanges(world, policy, seconds: 60);
+        env.Utilization = 0.55; // relief: one step up per 5 s held
+        List<(double Seconds, int Cap)> up = CapChanges(world, policy, seconds: 11);
         output.WriteLine("up: " + string.Join(", ", up.Select(d => $"{d.Cap} at {d.Seconds:F2} s")));
+        Assert.Equal(2, up.Count);
         Assert.InRange(up[0].Seconds, 3.5, 5.5);
-        Assert.All(up.Zip(up.Skip(1)), p => Assert.InRange(p.Second.Seconds - p.First.Seconds, 5, 5.5));
-        Assert.Equal(CpuMonitor.Uncapped, up[^1].Cap);
-        Assert.Equal(policy.Arms.Count - 2 - lowest, up.Count);
+        Assert.InRange(up[1].Seconds - up[0].Seconds, 5, 5.5);
+        Assert.Equal(lowest + 3, up[^1].Cap);
+
+        env.Utilization = 0.3; // idle (at most half the high watermark): one step up a second, until uncapped
+        List<(double Seconds, int Cap)> idle = CapChanges(world, policy, seconds: 30);
+        output.WriteLine("idle: " + string.Join(", ", idle.Select(d => $"{d.Cap} at {d.Seconds:F2} s")));
+        Assert.InRange(idle[0].Seconds, 1, 2.5);
+        Assert.All(idle.Zip(idle.Skip(1)), p => Assert.InRange(p.Second.Seconds - p.First.Seconds, 1, 1.5));
+        Assert.Equal(CpuMonitor.Uncapped, idle[^1].Cap);
+        Assert.Equal(policy.Arms.Count - 2 - lowest - up.Count, idle.Count);
         // The model's own choice (uncapped, the step above zstd 9 is tried now and then: every 5 s without exploring).
         CompressionChoice next = world.Send(Message).Choice;
         next = next.Reason == CompressionDecisionReason.Exploration ? world.Send(Message).Choice : next;

@@ -71,11 +71,38 @@ public sealed class CpuGuardTests
     public void Pressure_in_the_window_restarts_relief()
     {
         (FakeEnvironment env, CpuMonitor guard) = CappedAtRaw();
-        // 4.5 s of relief, three busy intervals (the smoothed figure reaches pressure, 0.91, at 5.25 s), then relief
-        // again: the step up waits 5 s from there.
-        List<double> steps = Run(env, guard, seconds: 14, i => (i is >= 18 and <= 20 ? 1.0 : 0.3, 0));
+        // 3.75 s of relief, three busy intervals (the smoothed figure reaches pressure, 0.94, at 5.25 s), then relief
+        // again: the step up waits 5 s from there. (At 0.5, above the idle level, where a step a second would come.)
+        List<double> steps = Run(env, guard, seconds: 14, i => (i is >= 18 and <= 20 ? 1.0 : 0.5, 0));
         Assert.NotEmpty(steps);
         Assert.True(steps[0] >= 10.25, $"first step up at {steps[0]:F2} s");
+    }
+
+    [Fact]
+    public void An_idle_cpu_lifts_a_cap_set_by_earlier_load_a_step_a_second()
+    {
+        // A cap left at raw by an earlier cell's load, then a cell at 30% CPU: 1 Gbit/s complex 150 KB stayed raw by
+        // the cap for its whole 4 s run where LZ4 served more, at one step per 5 s.
+        (FakeEnvironment env, CpuMonitor guard) = CappedAtRaw();
+        List<double> steps = Run(env, guard, seconds: 10, _ => (0.3, 0));
+        Assert.True(steps.Count == Top, $"cap changes: {string.Join(", ", steps)}");
+        Assert.Equal(CpuMonitor.Uncapped, guard.Cap);
+        Assert.InRange(steps[0], 1, 2.25);
+        for (int i = 1; i < steps.Count; i++)
+        {
+            Assert.InRange(steps[i] - steps[i - 1], 0.99, 1.01);
+        }
+    }
+
+    [Fact]
+    public void A_busy_sample_restarts_the_idle_second()
+    {
+        // Idle but for one interval in three at the low watermark's side of it: the smoothed figure leaves the idle
+        // level (half the high watermark) each time, so only the 5 s relief window lifts the cap.
+        (FakeEnvironment env, CpuMonitor guard) = CappedAtRaw();
+        List<double> steps = Run(env, guard, seconds: 12, i => (i % 3 == 2 ? 0.7 : 0.3, 0));
+        Assert.NotEmpty(steps);
+        Assert.InRange(steps[0], 5, 6.5);
     }
 
     /// <summary>One core, the model chose the top step planning 30% of it, and the core at 95%: the guard steps to raw.</summary>
