@@ -284,14 +284,17 @@ internal sealed partial class AdaptivePolicy : MessagePolicy
     /// it) the model prefers a step above <paramref name="chosen"/>, and the cores have room for that step to send
     /// 1/<see cref="LinkEstimator.ProbeFewer"/> of the messages: with less, the probe could not show the link full,
     /// and would only cost a window at a slower step (1 Gbit/s, where the CPU bounds LZ4). Clients that fill the
-    /// machine's other cores can hold the calls back as a link does; the dearer step gives them more to decode.
+    /// machine's other cores can hold the calls back as a link does; the dearer step gives them more to decode. The
+    /// room is that of this process's own cores (<see cref="CpuMonitor.OwnCoresUtilization"/>): the even spread of
+    /// clients pinned elsewhere kept a service at 54% of its core from ever probing (1 Gbit/s simple 150 KB, LZ4 by the
+    /// model at 0.80× of zstd).
     /// </summary>
     private int UpwardProbeStep(AdaptiveKey key, in AdaptiveModel model, ReadOnlySpan<double> ratios, int chosen, int cap, double measured)
     {
         int next = chosen + 1;
         double cpu = Times(key, model, ratios, chosen).Cpu;
         if (next > cap || Cpu.PeersFull || cpu <= 0
-            || Cpu.CoresUtilization * Times(key, model, ratios, next).Cpu / cpu > LinkEstimator.ProbeFewer)
+            || Cpu.OwnCoresUtilization * Times(key, model, ratios, next).Cpu / cpu > LinkEstimator.ProbeFewer)
         {
             return -1;
         }

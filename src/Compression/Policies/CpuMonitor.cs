@@ -102,6 +102,13 @@ internal sealed class CpuMonitor
     /// </summary>
     public double CoresUtilization => Volatile.Read(ref _coresUtilization);
 
+    /// <summary>
+    /// The use of this process's cores as far as it can tell: <see cref="CoresUtilization"/> where it may use every core
+    /// of the machine, its own <see cref="Utilization"/> where it may use fewer, since the even spread then counts other
+    /// processes on cores it does not run on (half of a full client core for a service pinned to one of two).
+    /// </summary>
+    public double OwnCoresUtilization => MachineCores > _env.ProcessorCount ? Utilization : CoresUtilization;
+
     /// <summary>Whether the cores were full (85% or more busy, every process counted) over the last intervals.</summary>
     public bool CoresFull => CoresUtilization >= CoresFullFrom;
 

@@ -66,22 +66,28 @@ internal sealed partial class LinkEstimator
     /// <summary>
     /// Whether the probe's window was bound by the link: the cheapest compressing choice costs the least CPU a message
     /// on both ends, yet it sent at most <see cref="ProbeFewer"/> of the messages a second the dearer choice sent in
-    /// the window before, while that one's bytes a second were at least <see cref="CarriedRate.KeptFrom"/> of the
-    /// probe's: both filled the same link. On 100 Mbit/s the raw rate of a probe of LZ4 (45 MB/s) only lifted an
-    /// estimate of 61 MB/s, and the policy sent LZ4 a fifth of the time on a link LZ4 filled at 60% of zstd's replies.
+    /// the window before, with bytes a second at least <see cref="CarriedRate.KeptFrom"/> of that one's: bytes, not
+    /// CPU, held it back. On 100 Mbit/s the raw rate of a probe of LZ4 (45 MB/s) only lifted an estimate of 61 MB/s,
+    /// and the policy sent LZ4 a fifth of the time on a link LZ4 filled at 60% of zstd's replies. The dearer choice
+    /// need not have filled the link too: until 2026-12-06 it had to, and on 1 Gbit/s, where the CPU bounded zstd 1 at
+    /// 70 MB/s and the link LZ4 at 102 MB/s with 0.82× of zstd's replies, the probe lifted the estimate instead, and
+    /// LZ4 was chosen at 0.88× of zstd 1 (simple mix). Fewer bytes than that as well means fewer messages of any size:
+    /// a stall, not a link.
     /// </summary>
     private bool LinkBoundProbe()
     {
         (double messages, double wire) = _beforeProbe;
-        return _messageRate <= ProbeFewer * messages && wire >= CarriedRate.KeptFrom * _sendRate;
+        return _messageRate <= ProbeFewer * messages && _sendRate >= CarriedRate.KeptFrom * wire;
     }
 
     /// <summary>
     /// An upward probe ended. The dearer step costs more CPU a message, so where it sent at least 1/<see
-    /// cref="ProbeFewer"/> of the messages a second the model's choice sent in the window before, with bytes a second at
-    /// least <see cref="CarriedRate.KeptFrom"/> of that choice's, the CPU did not hold that choice back: the link did,
-    /// and the higher of the two windows' rates is its capacity. On 100 Mbit/s the raw rate of LZ4's own windows (51
-    /// MB/s, four times the link) made LZ4 look right at 68–70% CPU, and the policy served 0.64× of zstd 3. A probe
+    /// cref="ProbeFewer"/> of the messages a second the model's choice sent in the window before, the CPU did not hold
+    /// that choice back: its bytes did, and the higher of the two windows' rates is the link's capacity. On 100 Mbit/s
+    /// the raw rate of LZ4's own windows (51 MB/s, four times the link) made LZ4 look right at 68–70% CPU, and the
+    /// policy served 0.64× of zstd 3. The dearer step need not fill the link too: until 2026-12-06 it had to send at
+    /// least <see cref="CarriedRate.KeptFrom"/> of the choice's bytes a second, and on 1 Gbit/s, where zstd 1 sent
+    /// 1.22× of LZ4's replies at 70 MB/s against LZ4's 102, that kept LZ4 (simple 150 KB, 0.80× of zstd). A probe
     /// that shows no such thing doubles the upward interval (to <see cref="UpwardProbeIntervalMax"/>): where the CPU
     /// bounds the choice, each costs a window at a slower step.
     /// </summary>
@@ -93,7 +99,7 @@ internal sealed partial class LinkEstimator
             return; // an idle stretch or a thin window: nothing shown either way
         }
 
-        if (_messageRate * ProbeFewer >= messages && _sendRate >= CarriedRate.KeptFrom * wire)
+        if (_messageRate * ProbeFewer >= messages)
         {
             _carried.Probed(Math.Max(wire, _sendRate), now);
             _upwardTicks = _probeTicks;

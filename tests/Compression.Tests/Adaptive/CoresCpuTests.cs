@@ -178,11 +178,11 @@ public sealed class CoresCpuTests
     }
 
     [Theory]
-    [InlineData(1, 0.48, false, true)]   // pinned to one of two cores, clients at 96% of the other: half of it in the spread
-    [InlineData(1, 0.25, false, false)]  // the clients' core at half
-    [InlineData(2, 0.48, false, false)]  // the process may use both cores: no core is the peers' alone
-    [InlineData(1, 0.60, true, true)]
-    public void The_cores_a_pinned_process_may_not_use_are_the_peers(int processorCount, double others, bool coresFull, bool peersFull)
+    [InlineData(1, 0.48, false, true, 0.3)]   // pinned to one of two cores, clients at 96% of the other: half of it in the spread
+    [InlineData(1, 0.25, false, false, 0.3)]  // the clients' core at half
+    [InlineData(2, 0.48, false, false, 0.78)] // the process may use both cores: no core is the peers' alone
+    [InlineData(1, 0.60, true, true, 0.3)]
+    public void The_cores_a_pinned_process_may_not_use_are_the_peers(int processorCount, double others, bool coresFull, bool peersFull, double ownCores)
     {
         var env = new FakeEnvironment { ProcessorCount = processorCount, MachineCores = 2 };
         var cpu = new CpuMonitor(env, high: 0.85, low: 0.60, top: 5);
@@ -193,6 +193,8 @@ public sealed class CoresCpuTests
 
         Assert.Equal(coresFull, cpu.CoresFull);
         Assert.Equal(peersFull, cpu.PeersFull);
+        // The use of its own cores, which an upward probe needs room on: the spread only where no core is the peers'.
+        Assert.Equal(ownCores, cpu.OwnCoresUtilization, 2);
     }
 
     /// <summary>

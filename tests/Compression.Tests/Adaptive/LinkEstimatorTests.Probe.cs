@@ -45,12 +45,13 @@ public sealed partial class LinkEstimatorTests
     /// <summary>
     /// zstd bound by the CPU, it seems: 100 replies a second of 100 KB, 25 KB on the wire (2.5 MB/s), 10 MB/s raw. A
     /// probe of LZ4 sends 40 KB replies; at <paramref name="probeReplies"/> a second it tells the link's capacity
-    /// (fewer replies than zstd, with zstd's bytes a second at least 80% of its own: both filled the link) or not.
-    /// A capacity outlives the minute a probe's raw rate is held for, as zstd keeps filling the link.
+    /// (fewer replies than zstd, with bytes a second at least 80% of zstd's: bytes held it back) or not. A capacity
+    /// outlives the minute a probe's raw rate is held for where zstd keeps filling the link, and not where it does not.
     /// </summary>
     [Theory]
     [InlineData(60, 2.5e6, "send_rate", 2.5e6, "send_rate")] // 2.4 MB/s: the link is full
-    [InlineData(85, 10e6, "cpu_bound", 10e6, "cpu_bound")] // 3.4 MB/s: more bytes than zstd sent, which did not fill the link
+    [InlineData(85, 3.4e6, "send_rate", 10e6, "cpu_bound")] // 3.4 MB/s, more bytes than zstd sent: the link held LZ4 back, not the CPU
+    [InlineData(40, 10e6, "cpu_bound", 10e6, "cpu_bound")] // 1.6 MB/s: fewer replies and fewer bytes than zstd, a stall
     [InlineData(120, 12e6, "cpu_bound", 10e6, "cpu_bound")] // more replies: the CPU bound zstd; the probe lifts the estimate
     public void A_probe_that_sends_fewer_messages_on_a_link_as_full_measures_its_capacity(
         int probeReplies, double estimate, string source, double estimate70, string source70)
@@ -99,13 +100,14 @@ public sealed partial class LinkEstimatorTests
     /// <summary>
     /// LZ4 as the model's choice at a busy CPU: 500 replies a second of 100 KB, 20 KB on the wire (10 MB/s), 50 MB/s
     /// raw, which is the <c>cpu_bound</c> estimate. An upward probe of zstd 1 sends 12 KB replies; at
-    /// <paramref name="probeReplies"/> a second it shows the link full (more replies, bytes a second at least 80% of
-    /// LZ4's: the link held LZ4 back, and it carries 10 MB/s) or the CPU bound (no capacity; the next upward probe
-    /// waits twice as long, while a downward one may start after the usual 10 s).
+    /// <paramref name="probeReplies"/> a second it shows the link full (a ninth more replies or more, though each
+    /// costs more CPU: LZ4's bytes held it back, and the link carries 10 MB/s) or the CPU bound (no capacity; the next
+    /// upward probe waits twice as long, while a downward one may start after the usual 10 s).
     /// </summary>
     [Theory]
-    [InlineData(830, true)]  // 10 MB/s: the link is full
-    [InlineData(600, false)] // a fifth more replies, but 7.2 MB/s: the link had room
+    [InlineData(830, true)]  // 10 MB/s: the link is full at both steps
+    [InlineData(600, true)]  // a fifth more replies at 7.2 MB/s: the CPU bounds zstd, the link LZ4 (1 Gbit/s simple 150 KB)
+    [InlineData(530, false)] // 6% more replies: within a window's scatter
     [InlineData(400, false)] // fewer replies: the CPU bound LZ4
     public void An_upward_probe_that_sends_more_messages_on_a_link_as_full_measures_its_capacity(int probeReplies, bool full)
     {
