@@ -295,7 +295,7 @@ internal sealed class CpuMonitor
         // Idle: relief with the CPU at or below half the high watermark, where one step up cannot reach pressure
         // unless it doubles the CPU. A cap set by earlier load lifted one step per 5 s even here (1 Gbit/s, complex
         // 150 KB: raw by the cap at 32% CPU for a whole cell, where LZ4 served more).
-        bool idle = relief && !pressure && utilization <= _high / 2;
+        bool idle = relief && utilization <= _high / 2;
         _idleSince = idle ? (_idleSince < 0 ? now : _idleSince) : -1;
         if (pressure)
         {
@@ -317,9 +317,8 @@ internal sealed class CpuMonitor
         _pressureSince = -1;
         if (_idleSince >= 0 && now - _idleSince >= Ticks(StepUpFromIdleAfter) && _cap != Uncapped)
         {
-            Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
+            StepUp(now);
             _idleSince = now;
-            (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
             return;
         }
 
@@ -342,9 +341,15 @@ internal sealed class CpuMonitor
         }
         else if (relief && now - _reliefSince >= Ticks(StepUpAfter) && _cap != Uncapped)
         {
-            Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
-            (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
+            StepUp(now);
         }
+    }
+
+    /// <summary>Lifts the cap one step (off the ladder's top: uncapped) and starts a new relief window.</summary>
+    private void StepUp(long now)
+    {
+        Volatile.Write(ref _cap, _cap + 1 >= _top ? Uncapped : _cap + 1);
+        (_reliefSince, _reliefSamples, _windowSamples) = (now, 0, 0);
     }
 
     private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
